@@ -1,0 +1,41 @@
+// One build script for every bundle: the CLI and extension (Node), the web extension (browser worker)
+// and the webview page. Type checking is a separate `tsc` step.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20',
+    banner: { js: '#!/usr/bin/env node' } },
+];
+
+const fs = require('fs');
+if (fs.existsSync('src/extension/extension.ts')) {
+  builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
+    format: 'cjs', target: 'node20', external: ['vscode'] });
+}
+
+async function main() {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
