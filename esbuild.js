@@ -11,6 +11,8 @@ const common = {
   sourcemap: !production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's UMD entry hides its requires from bundlers; its ESM build bundles cleanly.
+  mainFields: ['module', 'main'],
 };
 
 const builds = [
@@ -22,6 +24,9 @@ const fs = require('fs');
 if (fs.existsSync('src/extension/extension.ts')) {
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
     format: 'cjs', target: 'node20', external: ['vscode'] });
+  // The same entry for VS Code for the Web: a web-worker extension host, no Node built-ins.
+  builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser',
+    format: 'cjs', target: 'es2022', external: ['vscode'], mainFields: ['browser', 'module', 'main'] });
 }
 
 async function main() {

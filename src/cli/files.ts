@@ -1,0 +1,53 @@
+// Finding files on disk: trace files under folders, and contract files named by --contracts.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+const TRACE_EXT = /\.(jsonl|ndjson|jsonlines|json|traj)$/i;
+const CONTRACT_EXT = /\.(json|jsonc)$/i;
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test']);
+
+export class UsageError extends Error {}
+
+async function walk(root: string, accept: (p: string) => boolean, out: string[]): Promise<void> {
+  let stat;
+  try {
+    stat = await fs.stat(root);
+  } catch {
+    throw new UsageError(`${root}: no such file or folder`);
+  }
+  if (stat.isFile()) {
+    out.push(root);
+    return;
+  }
+  const entries = await fs.readdir(root, { withFileTypes: true });
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const p = path.join(root, e.name);
+    if (e.isDirectory()) {
+      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p, accept, out);
+    } else if (e.isFile() && accept(p)) {
+      out.push(p);
+    }
+  }
+}
+
+/** Trace files under the given paths (files named explicitly are always taken), minus contract files. */
+export async function findTraceFiles(paths: string[], exclude: Set<string>): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    await walk(p, (f) => TRACE_EXT.test(f) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f), out);
+  }
+  return [...new Set(out.map((f) => path.resolve(f)))].filter((f) => !exclude.has(f));
+}
+
+export async function findContractFiles(paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) await walk(p, (f) => CONTRACT_EXT.test(f), out);
+  return [...new Set(out.map((f) => path.resolve(f)))];
+}
+
+/** A path as shown in reports: relative to the working folder, with forward slashes. */
+export function displayPath(file: string): string {
+  const rel = path.relative(process.cwd(), file) || file;
+  return rel.split(path.sep).join('/');
+}

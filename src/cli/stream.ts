@@ -1,0 +1,52 @@
+// Checking one file from disk. JSONL is streamed line by line (never read whole), everything else is read
+// whole (a JSON document cannot be checked before its end).
+import { createReadStream, promises as fs } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
+import { LineIndex } from '../core/parse/reader';
+
+const JSONL = /\.(jsonl|ndjson|jsonlines)$/i;
+
+export interface CheckedFile {
+  result: FileResult;
+  index: LineIndex;
+}
+
+export async function checkFile(file: string, options: CheckOptions): Promise<CheckedFile> {
+  if (!JSONL.test(file)) {
+    const text = await fs.readFile(file, 'utf8');
+    const checker = new TraceChecker({ ...options, fileName: file });
+    checker.addText(text);
+    return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  }
+  const checker = new TraceChecker({ ...options, fileName: file });
+  const index = new LineIndex();
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let base = 0; // offset of `pending`'s first character in the file
+  let first = true;
+  const take = (chunk: string, final: boolean) => {
+    if (first && chunk.length) {
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+      first = false;
+    }
+    pending += chunk;
+    let start = 0;
+    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
+      const end = nl > start && pending.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      checker.addLine(pending.slice(start, end), base + start);
+      start = nl + 1;
+      index.addLineStart(base + start);
+    }
+    if (final && start < pending.length) {
+      const tail = pending.slice(start);
+      checker.addLine(tail.endsWith('\r') ? tail.slice(0, -1) : tail, base + start);
+      start = pending.length;
+    }
+    base += start;
+    pending = pending.slice(start);
+  };
+  for await (const buf of createReadStream(file, { highWaterMark: 1 << 20 })) take(decoder.write(buf as Buffer), false);
+  take(decoder.end(), true);
+  return { result: checker.finish(), index };
+}

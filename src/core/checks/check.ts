@@ -1,0 +1,119 @@
+// What a check is: stable metadata (code, default severity, documentation) and a function over one session.
+import type { ContractSet, ToolContract } from '../contracts/types';
+import type { Profile } from '../contracts/compile';
+import type { ArgumentsEncoding, Session, Severity, ToolCall } from '../model';
+import type { Anchor, Doc, JsonPath } from '../parse/doc';
+import { validateArguments, type SchemaFault } from './validation';
+
+export interface CodeInfo {
+  code: string;
+  severity: Severity;
+  /** One line: what the code means. */
+  title: string;
+  /** A paragraph for the README, SARIF help and hovers. */
+  description: string;
+  /** A small example of a call that triggers it, and the message it gets. */
+  example?: { input: string; message: string };
+}
+
+export interface PendingFinding {
+  code: string;
+  message: string;
+  at: Anchor;
+  call?: ToolCall;
+  related?: { at: Anchor; message: string }[];
+  /** Overrides the code's default severity (e.g. an orphan call at the very end of a trace is info). */
+  severity?: Severity;
+}
+
+export interface ResolvedContract {
+  contract: ToolContract;
+  /** 'workspace' contracts win over definitions embedded in the trace. */
+  source: 'workspace' | 'embedded';
+}
+
+/** The arguments a check should look at: unwrapped, with where they live in the source. */
+export interface EffectiveArgs {
+  encoding: ArgumentsEncoding;
+  args?: unknown;
+  doc?: Doc;
+  path: JsonPath;
+}
+
+export class SessionContext {
+  private readonly embedded = new Map<string, ToolContract>();
+  private readonly faults = new Map<ToolCall, SchemaFault[]>();
+  readonly closed: boolean;
+
+  constructor(
+    readonly session: Session,
+    readonly format: string,
+    readonly contracts: ContractSet,
+    readonly profile: Profile,
+    readonly report: (f: PendingFinding) => void,
+  ) {
+    for (const t of session.tools) {
+      if (!this.embedded.has(t.name)) this.embedded.set(t.name, { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
+    }
+    this.closed = contracts.closed || session.tools.length > 0;
+  }
+
+  contractFor(name: string): ResolvedContract | undefined {
+    const ws = this.contracts.tools.get(name);
+    if (ws) return { contract: ws, source: 'workspace' };
+    const emb = this.embedded.get(name);
+    return emb ? { contract: emb, source: 'embedded' } : undefined;
+  }
+
+  effectiveArgs(call: ToolCall): EffectiveArgs {
+    const schema = this.contractFor(call.name)?.contract.arguments as { properties?: Record<string, unknown> } | undefined;
+    // `{"input": ...}` is a wrapper only when the contract does not itself declare an `input` argument.
+    if (call.encoding === 'input-wrapper' && schema?.properties && 'input' in schema.properties) {
+      let outer: unknown = call.argsAt.doc.value;
+      for (const seg of call.argsAt.path) outer = (outer as Record<string | number, unknown>)[seg];
+      return { encoding: 'object', args: outer, doc: call.argsAt.doc, path: call.argsAt.path };
+    }
+    return { encoding: call.encoding, args: call.args, doc: call.argsDoc, path: call.argsPath ?? [] };
+  }
+
+  /** The schema faults of a call's arguments, computed once and shared by the checks that report them. */
+  schemaFaults(call: ToolCall): SchemaFault[] {
+    let f = this.faults.get(call);
+    if (!f) {
+      const resolved = this.contractFor(call.name);
+      const eff = this.effectiveArgs(call);
+      f = resolved?.contract.arguments === undefined || eff.args === undefined
+        ? []
+        : validateArguments(resolved.contract.arguments, eff.args, this.profile, eff.doc, eff.path);
+      this.faults.set(call, f);
+    }
+    return f;
+  }
+
+  /** Where a path inside a call's (effective) arguments is in the source. */
+  argAnchor(call: ToolCall, path: JsonPath, part?: 'key'): Anchor {
+    const eff = this.effectiveArgs(call);
+    if (!eff.doc) return call.argsAt;
+    return { doc: eff.doc, path: [...eff.path, ...path], part };
+  }
+}
+
+export interface Check extends CodeInfo {
+  run(ctx: SessionContext): void;
+}
+
+/** A check that reports schema faults of one kind. */
+export function schemaFaultCheck(info: CodeInfo, describe: (call: ToolCall, fault: SchemaFault) => string): Check {
+  return {
+    ...info,
+    run(ctx) {
+      for (const call of ctx.session.calls) {
+        for (const fault of ctx.schemaFaults(call)) {
+          if (fault.code !== info.code) continue;
+          const at = fault.code === 'missing-key' && fault.path.length === 0 ? call.argsAt : ctx.argAnchor(call, fault.path, fault.onKey ? 'key' : undefined);
+          ctx.report({ code: info.code, message: describe(call, fault), at, call });
+        }
+      }
+    },
+  };
+}

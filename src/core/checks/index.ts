@@ -1,0 +1,50 @@
+// The one list of checks, run in this order on every session, and the documentation of every code.
+import type { Check, CodeInfo } from './check';
+import { argumentsEncoding } from './arguments-encoding';
+import { constraint } from './constraint';
+import { extraKey } from './extra-key';
+import { missingKey } from './missing-key';
+import { schemaDrift } from './schema-drift';
+import { typeDrift } from './type-drift';
+import { noContract, unknownTool } from './unknown-tool';
+
+export const CHECKS: readonly Check[] = [
+  unknownTool,
+  noContract,
+  argumentsEncoding,
+  missingKey,
+  extraKey,
+  typeDrift,
+  constraint,
+  schemaDrift,
+];
+
+/** Codes that no session check reports: they come from reading files. */
+const READER_CODES: CodeInfo[] = [
+  {
+    code: 'parse-error',
+    severity: 'error',
+    title: 'The line or file is not valid JSON',
+    description: 'The JSON parser stopped here. In JSONL only that line is lost: every other line is still read and checked.',
+    example: { input: '{"name": "get_hours", "arguments": {"weekday": 2}', message: "expected ',' or a closing bracket" },
+  },
+  {
+    code: 'unknown-format',
+    severity: 'info',
+    title: 'The file is not in a known trace format',
+    description: 'No format adapter recognised the file, so nothing in it was checked. The editor stays silent on such files (a package.json is not a trace); the CLI says so once.',
+  },
+  {
+    code: 'contract-invalid',
+    severity: 'error',
+    title: 'A contract file is broken',
+    description: 'The contract file is not valid JSON, not in a known contract form, or holds a schema that does not compile (an unknown $ref, a pattern the linear-time regex engine cannot run, ...). The finding is on the contract file, at the JSON pointer of the problem; the tools it defines stay known but unchecked.',
+  },
+];
+
+export const CODES: Readonly<Record<string, CodeInfo>> = Object.fromEntries(
+  [...READER_CODES, ...CHECKS].map((c) => [c.code, { code: c.code, severity: c.severity, title: c.title, description: c.description, example: c.example }]),
+);
+
+export type { Check, CodeInfo, PendingFinding } from './check';
+export { SessionContext } from './check';

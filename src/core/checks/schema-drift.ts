@@ -1,0 +1,54 @@
+// The tool definition recorded in the trace is not the one the workspace contract holds for that tool.
+import type { Check } from './check';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// Prose does not change behaviour: two schemas that differ only in these keys are the same contract.
+const PROSE = new Set(['description', 'title', 'examples', '$comment', '$schema', '$id']);
+
+/** JSON with sorted keys and without prose, so that equal contracts compare equal. */
+export function canonicalSchema(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalSchema).join(',')}]`;
+  if (isObj(v)) {
+    const keys = Object.keys(v).filter((k) => !PROSE.has(k)).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalSchema(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** A short account of how two argument schemas differ, for the message. */
+function summarize(recorded: unknown, workspace: unknown): string {
+  const rp = isObj(recorded) && isObj(recorded.properties) ? recorded.properties : {};
+  const wp = isObj(workspace) && isObj(workspace.properties) ? workspace.properties : {};
+  const parts: string[] = [];
+  const added = Object.keys(rp).filter((k) => !(k in wp));
+  const removed = Object.keys(wp).filter((k) => !(k in rp));
+  const changed = Object.keys(rp).filter((k) => k in wp && canonicalSchema(rp[k]) !== canonicalSchema(wp[k]));
+  if (added.length) parts.push(`adds ${added.join(', ')}`);
+  if (removed.length) parts.push(`lacks ${removed.join(', ')}`);
+  if (changed.length) parts.push(`changes ${changed.join(', ')}`);
+  const req = (s: unknown) => canonicalSchema(isObj(s) && Array.isArray(s.required) ? [...s.required].sort() : []);
+  if (req(recorded) !== req(workspace)) parts.push('requires different keys');
+  return parts.length ? parts.join('; ') : 'differs in its other keywords';
+}
+
+export const schemaDrift: Check = {
+  code: 'schema-drift',
+  severity: 'warning',
+  title: 'The tool definition in the trace differs from the workspace contract',
+  description: 'The trace recorded the tool definitions the model was given (request `tools`, MCP `tools/list`, ...). The workspace contract for the same tool says something else, so the model was held to a different contract than the one you check. Descriptions and titles are ignored.',
+  example: { input: '{"messages": [...], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"properties": {"city": {}, "lang": {}}}}}]}', message: 'get_weather recorded in the trace differs from contracts/weather.contract.json: adds lang' },
+  run(ctx) {
+    for (const tool of ctx.session.tools) {
+      const ws = ctx.contracts.tools.get(tool.name);
+      if (!ws || ws.arguments === undefined) continue;
+      if (canonicalSchema(tool.inputSchema) === canonicalSchema(ws.arguments)) continue;
+      ctx.report({
+        code: 'schema-drift',
+        message: `${tool.name} recorded in the trace differs from ${ws.file ?? 'the workspace contract'}: ${summarize(tool.inputSchema, ws.arguments)}`,
+        at: tool.at,
+      });
+    }
+  },
+};

@@ -1,0 +1,151 @@
+// One ajv pass per call, shared by the checks that report its parts (missing-key, extra-key, type-drift,
+// constraint). Errors are sorted into codes here, once, so that one fault gives one finding.
+import type { ErrorObject } from 'ajv';
+import { compileSchema, INTEGER_LEXEME, withLexemes, type Profile } from '../contracts/compile';
+import { nonIntegerLexeme, type Doc, type JsonPath } from '../parse/doc';
+
+export type SchemaFaultCode = 'missing-key' | 'extra-key' | 'type-drift' | 'constraint';
+
+export interface SchemaFault {
+  code: SchemaFaultCode;
+  /** Path from the arguments object to the value (or the object lacking a key). */
+  path: JsonPath;
+  /** Points at the key rather than the value (extra-key). */
+  onKey?: boolean;
+  message: string;
+}
+
+export function decodePointer(pointer: string, root: unknown): JsonPath {
+  if (!pointer) return [];
+  const out: JsonPath = [];
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(node)) {
+      const i = Number(seg);
+      out.push(i);
+      node = node[i];
+    } else {
+      out.push(seg);
+      node = node && typeof node === 'object' ? (node as Record<string, unknown>)[seg] : undefined;
+    }
+  }
+  return out;
+}
+
+/** `slots[0].start` style, for messages. */
+export function displayPath(path: JsonPath): string {
+  let s = '';
+  for (const seg of path) s += typeof seg === 'number' ? `[${seg}]` : s ? `.${seg}` : seg;
+  return s || '(arguments)';
+}
+
+export function describeValue(value: unknown, lexeme?: string): string {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  const shown = lexeme ?? JSON.stringify(value) ?? String(value);
+  const short = shown.length > 40 ? shown.slice(0, 37) + '...' : shown;
+  return kind === 'object' || kind === 'array' ? `${kind} ${short}` : `${kind} ${short}`;
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let node: unknown = root;
+  for (const seg of path) node = node && typeof node === 'object' ? (node as Record<string | number, unknown>)[seg] : undefined;
+  return node;
+}
+
+function constraintExpectation(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'enum':
+      return `one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `exactly ${JSON.stringify(p.allowedValue)}`;
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `${e.keyword.startsWith('exclusive') ? '' : ''}${p.comparison} ${p.limit}`;
+    case 'minLength':
+      return `at least ${p.limit} character${p.limit === 1 ? '' : 's'}`;
+    case 'maxLength':
+      return `at most ${p.limit} character${p.limit === 1 ? '' : 's'}`;
+    case 'minItems':
+      return `at least ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `at most ${p.limit} item${p.limit === 1 ? '' : 's'}`;
+    case 'pattern':
+      return `a match for /${p.pattern}/`;
+    case 'format':
+      return `format ${p.format}`;
+    case 'multipleOf':
+      return `a multiple of ${p.multipleOf}`;
+    case 'anyOf':
+    case 'oneOf':
+      return e.keyword === 'oneOf' ? 'exactly one of the allowed shapes' : 'one of the allowed shapes';
+    default:
+      return e.message ?? e.keyword;
+  }
+}
+
+function typeName(e: ErrorObject): string {
+  const t = (e.params as { type?: unknown }).type;
+  return Array.isArray(t) ? t.join(' or ') : String(t);
+}
+
+/**
+ * Validate decoded arguments against a schema, sorted into faults. `doc`/`base` locate the arguments so that
+ * strict typing can read number lexemes (2.0 is not an integer there).
+ */
+export function validateArguments(schema: unknown, args: unknown, profile: Profile, doc: Doc | undefined, base: JsonPath): SchemaFault[] {
+  const { validate } = compileSchema(schema, profile);
+  if (!validate) return [];
+  const lookup = (pointer: string) => (doc ? nonIntegerLexeme(doc, [...base, ...decodePointer(pointer, args)]) : undefined);
+  const ok = withLexemes(lookup, () => validate(args));
+  if (ok || !validate.errors) return [];
+  return classify(validate.errors, args, doc, base);
+}
+
+function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, base: JsonPath): SchemaFault[] {
+  // Errors inside a failed anyOf/oneOf branch are that composite's business: report the composite once.
+  const composites = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath + '/');
+  const kept = errors.filter((e) => !composites.some((c) => e.schemaPath.startsWith(c)));
+  const faults: SchemaFault[] = [];
+  const typed = new Set<string>();
+  for (const e of kept) {
+    if (e.keyword === 'type' || e.keyword === INTEGER_LEXEME) typed.add(e.instancePath);
+  }
+  const underTyped = (p: string) => [...typed].some((t) => p === t || p.startsWith(t + '/'));
+  const seen = new Set<string>();
+  for (const e of kept) {
+    const path = decodePointer(e.instancePath, args);
+    const value = valueAt(args, path);
+    const name = displayPath(path);
+    let fault: SchemaFault | undefined;
+    if (e.keyword === 'required') {
+      const missing = String((e.params as { missingProperty: string }).missingProperty);
+      fault = { code: 'missing-key', path, message: displayPath([...path, missing]) };
+    } else if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
+      const extra = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
+        (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
+      fault = { code: 'extra-key', path: [...path, extra], onKey: true, message: `${displayPath([...path, extra])} is not declared` };
+    } else if (e.keyword === 'type') {
+      if (underTyped(e.instancePath) && seen.has('type' + e.instancePath)) continue;
+      const lexeme = typeof value === 'number' && doc ? nonIntegerLexeme(doc, [...base, ...path]) : undefined;
+      fault = { code: 'type-drift', path, message: `${name} wanted ${typeName(e)}, got ${describeValue(value, lexeme)}` };
+      seen.add('type' + e.instancePath);
+    } else if (e.keyword === INTEGER_LEXEME) {
+      if (seen.has('type' + e.instancePath)) continue;
+      const lexeme = String((e.params as { lexeme: string }).lexeme);
+      fault = { code: 'type-drift', path, message: `${name} wanted integer, got number ${lexeme}` };
+      seen.add('type' + e.instancePath);
+    } else {
+      if (underTyped(e.instancePath)) continue;
+      fault = { code: 'constraint', path, message: `${name} wanted ${constraintExpectation(e)}, got ${describeValue(value)}` };
+    }
+    const key = fault.code + '\u0000' + fault.message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    faults.push(fault);
+  }
+  return faults;
+}

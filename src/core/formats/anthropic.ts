@@ -1,0 +1,106 @@
+// Anthropic Messages: a request or transcript `{messages, tools[].input_schema}`, a response `{type: "message",
+// content}`, an array of messages, or JSONL of messages. Calls are `tool_use` blocks whose `input` is an object;
+// results are `tool_result` blocks with `is_error`.
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import { isPlainObject, type SessionBuilder } from './builder';
+import type { Doc, JsonPath } from '../parse/doc';
+
+type Obj = Record<string, unknown>;
+
+function isBlockList(v: unknown): v is unknown[] {
+  return Array.isArray(v);
+}
+
+export function hasToolBlocks(content: unknown): boolean {
+  return isBlockList(content) && content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result'));
+}
+
+function isAnthropicMessage(v: unknown): v is Obj {
+  return isPlainObject(v) && (v.role === 'user' || v.role === 'assistant') && (typeof v.content === 'string' || isBlockList(v.content));
+}
+
+/** Read one message's content blocks. Shared with adapters whose lines wrap an Anthropic message. */
+export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj): void {
+  const content = msg.content;
+  if (!isBlockList(content)) {
+    b.breakTurn();
+    return;
+  }
+  const text = content
+    .filter((p) => isPlainObject(p) && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => (p as Obj).text as string)
+    .join('\n');
+  let turn: number | undefined;
+  content.forEach((block, i) => {
+    if (!isPlainObject(block)) return;
+    const at = { doc, path: [...path, 'content', i] };
+    if (block.type === 'tool_use' && typeof block.name === 'string') {
+      turn ??= b.newTurn();
+      b.call(
+        { name: block.name, id: typeof block.id === 'string' ? block.id : undefined, at, namePath: ['name'],
+          argsPath: ['input'], args: block.input, expect: 'object', messageText: text || undefined },
+        turn,
+      );
+    } else if (block.type === 'tool_result') {
+      b.result({
+        at,
+        callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined,
+        payload: block.content,
+        payloadPath: ['content'],
+        transport: typeof block.is_error === 'boolean' ? { isError: block.is_error } : {},
+      });
+    }
+  });
+  if (turn === undefined) b.breakTurn();
+}
+
+export function readAnthropicTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
+  if (!Array.isArray(tools)) return;
+  tools.forEach((t, i) => {
+    if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, i] });
+  });
+}
+
+function isResponse(v: unknown): v is Obj {
+  return isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && isBlockList(v.content);
+}
+
+function messagesOf(v: unknown): unknown[] | undefined {
+  if (Array.isArray(v)) return v;
+  if (isPlainObject(v) && Array.isArray(v.messages)) return v.messages;
+  return undefined;
+}
+
+export const anthropic: FormatAdapter = {
+  id: 'anthropic',
+  claimsDocument(v) {
+    if (isResponse(v)) return true;
+    const list = messagesOf(v);
+    if (!list || list.length === 0 || !list.every(isAnthropicMessage)) return false;
+    const tools = isPlainObject(v) ? v.tools : undefined;
+    const declaresAnthropicTools = Array.isArray(tools) && tools.some((t) => isPlainObject(t) && 'input_schema' in t);
+    return declaresAnthropicTools || list.some((m) => hasToolBlocks((m as Obj).content));
+  },
+  readDocument(doc, emit) {
+    const v = doc.value;
+    singleSession((b) => {
+      if (isResponse(v)) {
+        readAnthropicMessage(b, doc, [], v);
+        return;
+      }
+      if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
+      const inRequest = isPlainObject(v);
+      (messagesOf(v) ?? []).forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+    }, emit);
+  },
+  claimsLine(v) {
+    return (isAnthropicMessage(v) && hasToolBlocks(v.content)) || isResponse(v);
+  },
+  acceptsLine(v) {
+    return isAnthropicMessage(v) && !('type' in v && v.type !== 'message');
+  },
+  readLine(doc, state) {
+    readAnthropicMessage(state.builder, doc, [], doc.value as Obj);
+  },
+};

@@ -1,0 +1,171 @@
+// What every format adapter writes into: one session at a time. Argument decoding lives here, once, so every
+// format reports the same encodings with the same offsets.
+import type { ArgumentsEncoding, Session, ToolCall, TransportSignals } from '../model';
+import { type Anchor, type Doc, type JsonPath, embeddedDoc } from '../parse/doc';
+
+export type ArgsExpectation = 'string' | 'object' | 'any';
+
+export interface NodeRef {
+  doc: Doc;
+  path: JsonPath;
+}
+
+export interface CallInput {
+  name: string;
+  /** The call object, and the path of its name and arguments relative to it. */
+  at: NodeRef;
+  namePath: JsonPath;
+  argsPath: JsonPath;
+  args: unknown;
+  expect: ArgsExpectation;
+  id?: string;
+  messageText?: string;
+}
+
+export interface ResultInput {
+  at: NodeRef;
+  callId?: string;
+  callIndex?: number;
+  payloadPath?: JsonPath;
+  payload?: unknown;
+  transport?: TransportSignals;
+}
+
+const FENCE = /^\s*```[\w+-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```\s*$/;
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+export interface DecodedArgs {
+  encoding: ArgumentsEncoding;
+  args?: unknown;
+  doc?: Doc;
+  path?: JsonPath;
+  raw?: string;
+  detail?: string;
+}
+
+/** `{"input": {...}}` around the real arguments (seen from SDKs and agent frameworks) is reported, then looked inside. */
+function unwrapInput(outer: DecodedArgs): DecodedArgs {
+  const v = outer.args;
+  if (!isPlainObject(v) || !outer.doc) return outer;
+  const keys = Object.keys(v);
+  if (keys.length !== 1 || keys[0] !== 'input') return outer;
+  const inner = decodeArguments(outer.doc, [...(outer.path ?? []), 'input'], v.input, 'any');
+  if (inner.encoding !== 'object' && inner.encoding !== 'json-string') return outer;
+  return { ...inner, encoding: 'input-wrapper', raw: outer.raw };
+}
+
+/** Decode a call's arguments as written into the object the tool receives, remembering where it lives. */
+export function decodeArguments(doc: Doc, path: JsonPath, value: unknown, expect: ArgsExpectation): DecodedArgs {
+  if (value === undefined) return { encoding: 'absent', args: {}, doc, path };
+  if (typeof value !== 'string') {
+    if (!isPlainObject(value)) return { encoding: 'non-object', args: value, doc, path };
+    return unwrapInput({ encoding: expect === 'string' ? 'object-where-string-expected' : 'object', args: value, doc, path });
+  }
+  const raw = value;
+  // Some providers send "" for a tool without arguments: that is an empty object, not broken JSON.
+  if (raw.trim() === '') return { encoding: expect === 'object' ? 'string-where-object-expected' : 'json-string', args: {}, doc, path, raw };
+  const parsed = tryParse(raw);
+  if (parsed.ok) {
+    const inner = embeddedDoc(doc, path, raw, 0, raw, parsed.value);
+    if (typeof parsed.value === 'string') {
+      const twice = tryParse(parsed.value);
+      if (twice.ok && isPlainObject(twice.value)) {
+        const innermost = embeddedDoc(inner, [], parsed.value, 0, parsed.value, twice.value);
+        return { encoding: 'double-encoded', args: twice.value, doc: innermost, path: [], raw };
+      }
+    }
+    if (!isPlainObject(parsed.value)) return { encoding: 'non-object', args: parsed.value, doc: inner, path: [], raw };
+    return unwrapInput({ encoding: expect === 'object' ? 'string-where-object-expected' : 'json-string', args: parsed.value, doc: inner, path: [], raw });
+  }
+  const fence = FENCE.exec(raw);
+  if (fence) {
+    const body = fence[1];
+    const innerParsed = tryParse(body);
+    if (innerParsed.ok) {
+      const skip = raw.indexOf(body, raw.indexOf('```') + 3);
+      const inner = embeddedDoc(doc, path, raw, skip, body, innerParsed.value);
+      return { encoding: 'fenced', args: innerParsed.value, doc: inner, path: [], raw };
+    }
+  }
+  return { encoding: 'invalid', raw, detail: parsed.error, doc, path };
+}
+
+function anchor(ref: NodeRef, sub: JsonPath = [], part?: 'key'): Anchor {
+  return { doc: ref.doc, path: sub.length ? [...ref.path, ...sub] : ref.path, part };
+}
+
+export class SessionBuilder {
+  readonly session: Session;
+  private lastTurnWasCalls = false;
+
+  constructor(id?: string) {
+    this.session = { id, calls: [], results: [], tools: [], turns: 0 };
+  }
+
+  /** Start a new turn (a model message that makes calls); returns its 1-based number. */
+  newTurn(): number {
+    this.session.turns += 1;
+    this.lastTurnWasCalls = true;
+    return this.session.turns;
+  }
+
+  /** The current turn, starting one if the last message was not a call-making one. */
+  currentTurn(): number {
+    return this.lastTurnWasCalls && this.session.turns > 0 ? this.session.turns : this.newTurn();
+  }
+
+  /** Something other than a call happened (a user message, a result): the next call starts a new turn. */
+  breakTurn(): void {
+    this.lastTurnWasCalls = false;
+  }
+
+  call(input: CallInput, turn = this.currentTurn()): ToolCall {
+    const argsRef = { doc: input.at.doc, path: [...input.at.path, ...input.argsPath] };
+    const decoded = decodeArguments(argsRef.doc, argsRef.path, input.args, input.expect);
+    const call: ToolCall = {
+      index: this.session.calls.length,
+      turn,
+      name: input.name,
+      id: input.id,
+      at: anchor(input.at),
+      nameAt: anchor(input.at, input.namePath),
+      argsAt: input.args === undefined ? anchor(input.at) : anchor(argsRef),
+      encoding: decoded.encoding,
+      args: decoded.args,
+      argsDoc: decoded.doc,
+      argsPath: decoded.path,
+      argumentsRaw: decoded.raw,
+      encodingDetail: decoded.detail,
+      messageText: input.messageText,
+    };
+    this.session.calls.push(call);
+    return call;
+  }
+
+  result(input: ResultInput): void {
+    this.session.results.push({
+      callId: input.callId,
+      callIndex: input.callIndex,
+      turn: Math.max(this.session.turns, 1),
+      at: anchor(input.at),
+      payload: input.payload,
+      payloadAt: input.payloadPath ? anchor(input.at, input.payloadPath) : undefined,
+      transport: input.transport ?? {},
+    });
+  }
+
+  tool(name: string, inputSchema: unknown, at: NodeRef, resultSchema?: unknown): void {
+    this.session.tools.push({ name, inputSchema, resultSchema, at: anchor(at) });
+  }
+}

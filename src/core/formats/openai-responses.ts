@@ -1,0 +1,83 @@
+// OpenAI Responses: a response object with `output`, a request with `input` items, or a list (or JSONL) of
+// items. Calls are `function_call` items with JSON-string `arguments`; results are `function_call_output`.
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import { isPlainObject, type SessionBuilder } from './builder';
+import type { Doc, JsonPath } from '../parse/doc';
+
+type Obj = Record<string, unknown>;
+
+const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning']);
+
+function isItem(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.type === 'string' && ITEM_TYPES.has(v.type);
+}
+
+function isCallItem(v: unknown): boolean {
+  return isPlainObject(v) && (v.type === 'function_call' || v.type === 'function_call_output');
+}
+
+/** Read one Responses item. Consecutive function_call items are one turn. */
+export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
+  if (item.type === 'function_call' && typeof item.name === 'string') {
+    b.call({
+      name: item.name,
+      id: typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined,
+      at: { doc, path },
+      namePath: ['name'],
+      argsPath: ['arguments'],
+      args: item.arguments,
+      expect: 'string',
+    });
+    return;
+  }
+  if (item.type === 'function_call_output') {
+    b.result({ at: { doc, path }, callId: typeof item.call_id === 'string' ? item.call_id : undefined,
+      payload: item.output, payloadPath: ['output'] });
+  }
+  if (item.type !== 'reasoning') b.breakTurn();
+}
+
+export function readResponsesTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
+  if (!Array.isArray(tools)) return;
+  tools.forEach((t, i) => {
+    if (isPlainObject(t) && t.type === 'function' && typeof t.name === 'string') b.tool(t.name, t.parameters, { doc, path: [...path, i] });
+  });
+}
+
+function itemsOf(v: unknown): { list: unknown[]; key?: string } | undefined {
+  if (Array.isArray(v)) return { list: v };
+  if (!isPlainObject(v)) return undefined;
+  if (Array.isArray(v.output) && (v.object === 'response' || v.output.some(isCallItem))) return { list: v.output, key: 'output' };
+  if (Array.isArray(v.input) && v.input.some(isCallItem)) return { list: v.input, key: 'input' };
+  return undefined;
+}
+
+export const openaiResponses: FormatAdapter = {
+  id: 'openai-responses',
+  claimsDocument(v) {
+    const found = itemsOf(v);
+    if (!found) return false;
+    if (found.key === 'output' && isPlainObject(v) && v.object === 'response') return true;
+    return found.list.length > 0 && found.list.every(isItem) && found.list.some(isCallItem);
+  },
+  readDocument(doc, emit) {
+    const v = doc.value;
+    const found = itemsOf(v);
+    singleSession((b) => {
+      if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
+      found?.list.forEach((item, i) => {
+        if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
+      });
+    }, emit);
+  },
+  claimsLine(v) {
+    return isCallItem(v);
+  },
+  acceptsLine(v) {
+    return isItem(v);
+  },
+  readLine(doc, state) {
+    readResponsesItem(state.builder, doc, [], doc.value as Obj);
+  },
+};

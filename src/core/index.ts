@@ -1,0 +1,10 @@
+// The public face of the core: pure, no editor API, runs in Node, the extension host and a browser worker.
+export { checkText, TraceChecker, type CheckOptions, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
+export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
+export { emptyContracts, type ContractSet, type ToolContract } from './contracts/types';
+export type { Profile } from './contracts/compile';
+export { CODES, CHECKS, type CodeInfo } from './checks';
+export { ADAPTERS } from './formats';
+export { LineIndex } from './parse/reader';
+export { spanOf } from './parse/doc';
+export type * from './model';

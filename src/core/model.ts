@@ -1,0 +1,113 @@
+// The TraceModel every format adapter produces, and the Finding every check returns.
+// Plain records with source offsets only: views turn offsets into lines, columns or editor ranges.
+
+/** A half-open range of UTF-16 code units in the source text: [start, end). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** How a call's arguments were written. Only `object`, `json-string` (where the format sends strings) and `absent`
+ *  are clean; every other encoding is one `arguments-encoding` finding, and what could be recovered is still checked. */
+export type ArgumentsEncoding =
+  | 'object'
+  | 'json-string'
+  | 'absent'
+  | 'object-where-string-expected' // e.g. OpenAI Chat `arguments` as an object
+  | 'string-where-object-expected' // e.g. Anthropic `input` as a JSON string
+  | 'double-encoded' // a string holding a string holding JSON
+  | 'fenced' // a markdown code fence around the JSON
+  | 'input-wrapper' // {"input": {...}} around the real arguments
+  | 'non-object' // JSON, but not an object
+  | 'invalid'; // not JSON at all
+
+import type { Anchor, Doc, JsonPath } from './parse/doc';
+
+export interface ToolCall {
+  /** Position of this call in its session, 0-based. */
+  index: number;
+  /** 1-based turn: the model message that made the call. */
+  turn: number;
+  name: string;
+  id?: string;
+  /** The call object, and its tool name (where call-level findings point). */
+  at: Anchor;
+  nameAt: Anchor;
+  /** The node holding the arguments as written: the object, or the string that encodes them. */
+  argsAt: Anchor;
+  encoding: ArgumentsEncoding;
+  /** The decoded arguments (after any unwrapping), when they could be recovered. */
+  args?: unknown;
+  /** Where the decoded arguments live, so findings inside them point into the source. */
+  argsDoc?: Doc;
+  argsPath?: JsonPath;
+  /** The raw string when the arguments were string-encoded. */
+  argumentsRaw?: string;
+  /** Why the arguments did not decode (the JSON parser's message), for `invalid`. */
+  encodingDetail?: string;
+  /** The text of the model message that made the call. */
+  messageText?: string;
+}
+
+export interface TransportSignals {
+  httpStatus?: number;
+  exitCode?: number;
+  isError?: boolean;
+  /** OTel span status: 'OK' | 'ERROR' | 'UNSET'. */
+  spanStatus?: string;
+}
+
+export interface ToolResult {
+  callId?: string;
+  /** The call this result answers when the format pairs by position rather than by id. */
+  callIndex?: number;
+  turn: number;
+  at: Anchor;
+  payload?: unknown;
+  payloadAt?: Anchor;
+  transport: TransportSignals;
+}
+
+/** A tool definition recorded in the trace (request `tools`, MCP `tools/list`, ...). */
+export interface EmbeddedTool {
+  name: string;
+  inputSchema: unknown;
+  resultSchema?: unknown;
+  at: Anchor;
+}
+
+export interface Session {
+  id?: string;
+  calls: ToolCall[];
+  results: ToolResult[];
+  tools: EmbeddedTool[];
+  turns: number;
+}
+
+export interface TraceModel {
+  format: string;
+  sessions: Session[];
+}
+
+export interface RelatedInfo {
+  span: Span;
+  message: string;
+  /** Another file, when the related place is not in the trace (a contract file). */
+  file?: string;
+}
+
+export interface Finding {
+  code: string;
+  severity: Severity;
+  message: string;
+  span: Span;
+  tool?: string;
+  callId?: string;
+  turn?: number;
+  /** Index of the call in its session, for views that group by call. */
+  callIndex?: number;
+  session?: number;
+  related?: RelatedInfo[];
+}

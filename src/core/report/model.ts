@@ -1,0 +1,62 @@
+// The report every output format renders: per file, findings with 1-based line/column (UTF-16 columns, as
+// editors and SARIF count them), plus totals. Built from FileResults by the CLI (or anyone with a LineIndex).
+import type { FileResult } from '../engine';
+import type { Finding, Severity } from '../model';
+import type { LineIndex } from '../parse/reader';
+
+export interface ReportDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  tool?: string;
+  callId?: string;
+  turn?: number;
+}
+
+export interface ReportFile {
+  path: string;
+  format?: string;
+  calls: number;
+  diagnostics: ReportDiagnostic[];
+}
+
+export interface Report {
+  version: 1;
+  files: ReportFile[];
+  summary: { files: number; calls: number; error: number; warning: number; info: number };
+}
+
+export function toDiagnostic(f: Finding, index: LineIndex): ReportDiagnostic {
+  const start = index.position(f.span.start);
+  const end = index.position(Math.max(f.span.end, f.span.start));
+  const d: ReportDiagnostic = { code: f.code, severity: f.severity, message: f.message, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+  if (f.tool !== undefined) d.tool = f.tool;
+  if (f.callId !== undefined) d.callId = f.callId;
+  if (f.turn !== undefined) d.turn = f.turn;
+  return d;
+}
+
+export function reportFile(path: string, result: FileResult, index: LineIndex): ReportFile {
+  return { path, format: result.format, calls: result.calls, diagnostics: result.findings.map((f) => toDiagnostic(f, index)) };
+}
+
+export function buildReport(files: ReportFile[]): Report {
+  const summary = { files: files.length, calls: 0, error: 0, warning: 0, info: 0 };
+  for (const f of files) {
+    summary.calls += f.calls;
+    for (const d of f.diagnostics) summary[d.severity] += 1;
+  }
+  return { version: 1, files, summary };
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+/** Whether the report has a finding at or above `threshold` (CI's pass/fail). */
+export function hasFindingsAtOrAbove(report: Report, threshold: Severity | 'never'): boolean {
+  if (threshold === 'never') return false;
+  return report.files.some((f) => f.diagnostics.some((d) => RANK[d.severity] >= RANK[threshold]));
+}
