@@ -9,6 +9,9 @@ export function run(): Promise<void> {
   // Define describe/it before the suite files run, then load them in order.
   mocha.suite.emit('pre-require', globalThis, 'contract-guard-suite', mocha);
   require('./smoke.test');
+  require('./workspace.test');
+  require('./diagnostics.test');
+  require('./contracts.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });

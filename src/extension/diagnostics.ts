@@ -1,0 +1,203 @@
+// Live diagnostics for trace documents: checked at once on open, debounced per document on change (a result is
+// published only if it is still the newest for that document), cleared on close. A document is a trace when a
+// format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
+import * as vscode from 'vscode';
+import { checkText, type ContractSet, type FileResult, type Finding } from '../core';
+import type { ContractStore } from './contracts';
+import { severityOf, toDiagnostic, type SeverityMap } from './convert';
+import { readSettings } from './settings';
+
+export const DEBOUNCE_MS = 300;
+
+export type CheckResult = FileResult;
+
+/** Above this size a live check keeps no model (hovers then show findings without the contract excerpt). */
+const MODEL_LIMIT = 8 * 1024 * 1024;
+
+/** With the `volatileTools` setting: those tools' contracts say repeats are expected. */
+function withVolatile(contracts: ContractSet, volatile: string[]): ContractSet {
+  if (!volatile.length) return contracts;
+  const tools = new Map(contracts.tools);
+  for (const name of volatile) {
+    const c = tools.get(name);
+    if (c && !c.volatile) tools.set(name, { ...c, volatile: true });
+  }
+  return { ...contracts, tools };
+}
+
+/** The one place the extension calls the core's checker. */
+export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
+  const settings = readSettings(uri);
+  return checkText(text, {
+    fileName: vscode.workspace.asRelativePath(uri, true),
+    contracts: withVolatile(contracts, settings.volatileTools),
+    profile: settings.profile,
+    keepModel: keepModel && text.length <= MODEL_LIMIT,
+    // forwarded for cores that take the setting directly
+    volatileTools: settings.volatileTools,
+  } as Parameters<typeof checkText>[1]);
+}
+
+export interface TraceState {
+  version: number;
+  result: CheckResult;
+  /** Counts after the severity settings (codes switched off are not counted). */
+  counts: Counts;
+  /** Milliseconds the core took. */
+  millis: number;
+}
+
+export interface Counts {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+const LANGUAGES = new Set(['json', 'jsonl', 'jsonc']);
+const SKIP_SCHEMES = new Set(['git', 'output', 'debug', 'vscode-userdata', 'vscode-settings', 'walkThroughSnippet']);
+
+export function countFindings(findings: readonly Finding[], map: SeverityMap): Counts {
+  const counts: Counts = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) {
+    const s = severityOf(f, map);
+    if (s === vscode.DiagnosticSeverity.Error) counts.error++;
+    else if (s === vscode.DiagnosticSeverity.Warning) counts.warning++;
+    else if (s !== undefined) counts.info++;
+  }
+  return counts;
+}
+
+export class TraceDiagnostics implements vscode.Disposable {
+  private readonly states = new Map<string, TraceState>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires after a document's diagnostics were published (or cleared). */
+  readonly onDidCheck = this.changed.event;
+
+  constructor(
+    private readonly collection: vscode.DiagnosticCollection,
+    private readonly contracts: ContractStore,
+    private readonly severity: () => SeverityMap,
+  ) {
+    this.disposables.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.checkNow(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length) this.schedule(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      contracts.onDidChange(() => this.checkAllOpen()),
+    );
+  }
+
+  /** Whether a document could be a trace worth reading (the core decides whether it is one). */
+  isCandidate(doc: vscode.TextDocument): boolean {
+    if (!LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path)) return false;
+    if (SKIP_SCHEMES.has(doc.uri.scheme)) return false;
+    if (!readSettings(doc.uri).enable) return false;
+    return !this.contracts.isContract(doc);
+  }
+
+  state(uri: vscode.Uri): TraceState | undefined {
+    return this.states.get(uri.toString());
+  }
+
+  checkAllOpen(): void {
+    for (const d of vscode.workspace.textDocuments) this.checkNow(d);
+  }
+
+  /** Re-publish cached results with new severity settings (no re-check needed). */
+  republish(): void {
+    for (const d of vscode.workspace.textDocuments) {
+      const s = this.states.get(d.uri.toString());
+      if (s && s.version === d.version) this.publish(d, s.result, s.millis);
+    }
+  }
+
+  schedule(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const pending = this.timers.get(key);
+    if (pending) clearTimeout(pending);
+    const version = doc.version;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        // stale: the document changed again (a newer timer is set) or was closed
+        if (doc.isClosed || doc.version !== version) return;
+        this.checkNow(doc);
+      }, DEBOUNCE_MS),
+    );
+  }
+
+  checkNow(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const pending = this.timers.get(key);
+    if (pending) {
+      clearTimeout(pending);
+      this.timers.delete(key);
+    }
+    if (!this.isCandidate(doc)) {
+      this.clear(doc.uri);
+      return;
+    }
+    const contracts = this.contracts.contracts;
+    if (!contracts) return; // checked when the first load completes
+    const started = Date.now();
+    let result: CheckResult;
+    try {
+      result = runCheck(doc.getText(), doc.uri, contracts, true);
+    } catch (e) {
+      console.error(`[Contract Guard] checking ${doc.uri.toString()} failed`, e);
+      this.clear(doc.uri);
+      return;
+    }
+    this.publish(doc, result, Date.now() - started);
+  }
+
+  private publish(doc: vscode.TextDocument, result: CheckResult, millis: number): void {
+    if (result.format === undefined) {
+      this.clear(doc.uri);
+      return;
+    }
+    const map = this.severity();
+    const diagnostics: vscode.Diagnostic[] = [];
+    for (const f of result.findings) {
+      const d = toDiagnostic(f, doc.uri, doc, map, (p, span) => this.contracts.locate(p, span));
+      if (d) diagnostics.push(d);
+    }
+    this.states.set(doc.uri.toString(), { version: doc.version, result, counts: countFindings(result.findings, map), millis });
+    this.collection.set(doc.uri, diagnostics);
+    this.changed.fire(doc.uri);
+  }
+
+  private clear(uri: vscode.Uri): void {
+    const had = this.states.delete(uri.toString()) || this.collection.has(uri);
+    this.collection.delete(uri);
+    if (had) this.changed.fire(uri);
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    const pending = this.timers.get(key);
+    if (pending) clearTimeout(pending);
+    this.timers.delete(key);
+    this.clear(uri);
+  }
+
+  /** Whether a finding is shown at all (its code is not switched off). */
+  shown(f: Finding): boolean {
+    return severityOf(f, this.severity()) !== undefined;
+  }
+
+  /** Whether any check is waiting for its debounce. */
+  get busy(): boolean {
+    return this.timers.size > 0;
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+    this.changed.dispose();
+  }
+}

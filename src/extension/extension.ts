@@ -1,0 +1,85 @@
+// Contract Guard's VS Code glue. One entry for both hosts: esbuild bundles it for Node (`main`) and for the
+// browser's web worker (`browser`); it reads files through vscode.workspace.fs only, so virtual workspaces work.
+import * as vscode from 'vscode';
+import { ContractStore } from './contracts';
+import { setDocsBase, type SeverityMap } from './convert';
+import { TraceDiagnostics } from './diagnostics';
+import { TraceHoverProvider } from './hover';
+import { readSettings } from './settings';
+import { TraceStatusBar } from './statusBar';
+import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
+
+/** What `activate` returns: used by the integration suites to wait for the extension to be idle. */
+export interface ContractGuardApi {
+  /** Resolves once the first contract load is done and open documents were checked. */
+  ready: Promise<void>;
+  /** Resolves when no contract load or debounced check is pending. */
+  settled(): Promise<void>;
+  checkWorkspace(options?: { quiet?: boolean }): Promise<WorkspaceSummary>;
+  /** Counts and format of an open trace, as the status bar shows them. */
+  status(uri: vscode.Uri): { format?: string; calls: number; error: number; warning: number; info: number } | undefined;
+  /** The status bar item's text, or undefined when it is hidden. */
+  statusText(): string | undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): ContractGuardApi {
+  setDocsBase(context.extension.packageJSON);
+  let severity: SeverityMap = readSettings().severity;
+  const getSeverity = () => severity;
+
+  const traceCollection = vscode.languages.createDiagnosticCollection('contract-guard');
+  const contractCollection = vscode.languages.createDiagnosticCollection('contract-guard-contracts');
+  const contracts = new ContractStore(contractCollection, getSeverity);
+  const live = new TraceDiagnostics(traceCollection, contracts, getSeverity);
+  const status = new TraceStatusBar(live);
+  const selector: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }, { language: 'jsonc' }];
+
+  context.subscriptions.push(
+    traceCollection,
+    contractCollection,
+    contracts,
+    live,
+    status,
+    vscode.languages.registerHoverProvider(selector, new TraceHoverProvider(live, contracts)),
+    vscode.commands.registerCommand('contractGuard.checkWorkspace', (options?: { quiet?: boolean }) =>
+      checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
+    ),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('contractGuard')) return;
+      severity = readSettings().severity;
+      if (e.affectsConfiguration('contractGuard.contracts')) {
+        void contracts.rewatch();
+      } else if (e.affectsConfiguration('contractGuard.severity')) {
+        contracts.publish();
+        live.republish();
+        status.update();
+      } else {
+        live.checkAllOpen();
+      }
+    }),
+  );
+
+  const ready = contracts.reload().then(() => live.checkAllOpen());
+  const settled = async () => {
+    await ready;
+    for (;;) {
+      await contracts.settled();
+      if (!live.busy) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  return {
+    ready,
+    settled,
+    checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
+    status: (uri) => {
+      const s = live.state(uri);
+      return s && { format: s.result.format, calls: s.result.calls, ...s.counts };
+    },
+    statusText: () => (status.item.text && vscode.window.activeTextEditor && live.state(vscode.window.activeTextEditor.document.uri) ? status.item.text : undefined),
+  };
+}
+
+export function deactivate(): void {
+  // everything is in context.subscriptions
+}

@@ -1,0 +1,65 @@
+// The extension's settings, read in one place. Every key is declared in package.json `contributes.configuration`.
+import * as vscode from 'vscode';
+
+export type SeveritySetting = 'error' | 'warning' | 'info' | 'hint' | 'off';
+export type Profile = 'strict' | 'json-schema';
+
+export interface Settings {
+  enable: boolean;
+  contracts: string[];
+  traces: string[];
+  profile: Profile;
+  severity: Record<string, SeveritySetting>;
+  fixturesFolder: string;
+  volatileTools: string[];
+}
+
+export const DEFAULTS: Settings = {
+  enable: true,
+  contracts: ['**/*.contract.json', '**/*.contract.jsonc', '**/contracts/**/*.json'],
+  traces: ['**/*.jsonl', '**/*.trace.json', '**/traces/**/*.json'],
+  profile: 'strict',
+  severity: {},
+  fixturesFolder: 'fixtures/contracts',
+  volatileTools: [],
+};
+
+const SEVERITIES = new Set<SeveritySetting>(['error', 'warning', 'info', 'hint', 'off']);
+
+export function readSettings(scope?: vscode.ConfigurationScope): Settings {
+  const c = vscode.workspace.getConfiguration('contractGuard', scope);
+  const strings = (key: keyof Settings): string[] => {
+    const v = c.get<unknown>(key);
+    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.length > 0) : (DEFAULTS[key] as string[]);
+  };
+  const rawSeverity = c.get<Record<string, unknown>>('severity') ?? {};
+  const severity: Record<string, SeveritySetting> = {};
+  for (const [code, level] of Object.entries(rawSeverity)) {
+    if (typeof level === 'string' && SEVERITIES.has(level as SeveritySetting)) severity[code] = level as SeveritySetting;
+  }
+  const profile = c.get<string>('profile');
+  return {
+    enable: c.get<boolean>('enable') !== false,
+    contracts: strings('contracts'),
+    traces: strings('traces'),
+    profile: profile === 'json-schema' ? 'json-schema' : 'strict',
+    severity,
+    fixturesFolder: c.get<string>('fixturesFolder') || DEFAULTS.fixturesFolder,
+    volatileTools: strings('volatileTools'),
+  };
+}
+
+/** One glob for a list of globs. */
+export function globOf(globs: string[]): string {
+  return globs.length === 1 ? globs[0] : `{${globs.join(',')}}`;
+}
+
+/** The workspace's `files.exclude` and `search.exclude` as one glob (findFiles applies neither once given one). */
+export function excludeGlob(): string | undefined {
+  const keys = new Set<string>();
+  for (const section of ['files.exclude', 'search.exclude']) {
+    const map = vscode.workspace.getConfiguration().get<Record<string, unknown>>(section) ?? {};
+    for (const [glob, on] of Object.entries(map)) if (on === true) keys.add(glob);
+  }
+  return keys.size ? globOf([...keys]) : undefined;
+}

@@ -1,0 +1,116 @@
+// "Contract Guard: Check Workspace Contracts": every trace the trace globs find (honouring files.exclude and
+// search.exclude) is read through vscode.workspace.fs — open documents by their current text — checked, and its
+// diagnostics published, with a cancellable progress notification and a summary at the end.
+import * as vscode from 'vscode';
+import type { ContractStore } from './contracts';
+import { toDiagnostic, type SeverityMap } from './convert';
+import { countFindings, runCheck, type TraceDiagnostics } from './diagnostics';
+import { decode, LineIndex } from './lines';
+import { excludeGlob, globOf, readSettings } from './settings';
+
+export interface WorkspaceSummary {
+  traces: number;
+  calls: number;
+  error: number;
+  warning: number;
+  info: number;
+  /** Files the globs found that no format adapter recognised. */
+  skipped: number;
+  cancelled: boolean;
+  /** The first problem, in file order: where "Show First Problem" goes. */
+  first?: { uri: string; line: number; character: number };
+  message: string;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function summaryMessage(s: Omit<WorkspaceSummary, 'message' | 'first'>): string {
+  const parts = [plural(s.error, 'error'), plural(s.warning, 'warning')];
+  if (s.info) parts.push(plural(s.info, 'info'));
+  const head = `${plural(s.calls, 'call')} in ${plural(s.traces, 'trace')}: ${parts.join(', ')}`;
+  return s.cancelled ? `Cancelled after ${head}` : head;
+}
+
+export async function checkWorkspace(
+  collection: vscode.DiagnosticCollection,
+  contracts: ContractStore,
+  live: TraceDiagnostics,
+  severity: () => SeverityMap,
+  options: { quiet?: boolean } = {},
+): Promise<WorkspaceSummary> {
+  await contracts.reload();
+  const settings = readSettings();
+  const summary = { traces: 0, calls: 0, error: 0, warning: 0, info: 0, skipped: 0, cancelled: false };
+  let first: WorkspaceSummary['first'];
+
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Contract Guard', cancellable: true },
+    async (progress, token) => {
+      progress.report({ message: 'finding traces…' });
+      const uris = await vscode.workspace.findFiles(globOf(settings.traces), excludeGlob(), undefined, token);
+      uris.sort((a, b) => a.toString().localeCompare(b.toString()));
+      const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
+      const map = severity();
+      const step = uris.length ? 100 / uris.length : 100;
+      for (const [i, uri] of uris.entries()) {
+        if (token.isCancellationRequested) {
+          summary.cancelled = true;
+          break;
+        }
+        progress.report({ message: `${i + 1}/${uris.length} ${vscode.workspace.asRelativePath(uri)}`, increment: step });
+        const doc = open.get(uri.toString());
+        if (doc && !live.isCandidate(doc)) continue;
+        if (!doc && contracts.file(vscode.workspace.asRelativePath(uri, true))) continue; // a contract, not a trace
+        let text: string;
+        try {
+          text = doc ? doc.getText() : decode(await vscode.workspace.fs.readFile(uri));
+        } catch {
+          continue;
+        }
+        const result = runCheck(text, uri, contracts.contracts!, false);
+        if (result.format === undefined) {
+          summary.skipped++;
+          collection.delete(uri);
+          continue;
+        }
+        const at = doc ?? new LineIndex(text);
+        const diagnostics: vscode.Diagnostic[] = [];
+        for (const f of result.findings) {
+          const d = toDiagnostic(f, uri, at, map, (p, span) => contracts.locate(p, span));
+          if (d) diagnostics.push(d);
+        }
+        collection.set(uri, diagnostics);
+        const counts = countFindings(result.findings, map);
+        summary.traces++;
+        summary.calls += result.calls;
+        summary.error += counts.error;
+        summary.warning += counts.warning;
+        summary.info += counts.info;
+        if (!first && diagnostics.length) {
+          const d = diagnostics.reduce((a, b) => (b.range.start.isBefore(a.range.start) ? b : a));
+          first = { uri: uri.toString(), line: d.range.start.line, character: d.range.start.character };
+        }
+        // let the progress notification and the cancel button breathe between files
+        await new Promise((r) => setTimeout(r, 0));
+      }
+    },
+  );
+
+  const result: WorkspaceSummary = { ...summary, first, message: summaryMessage(summary) };
+  if (!options.quiet) void offerNext(result);
+  return result;
+}
+
+async function offerNext(summary: WorkspaceSummary): Promise<void> {
+  const actions: string[] = [];
+  const commands = await vscode.commands.getCommands(true);
+  if (commands.includes('contractGuard.showDecisionTable')) actions.push('Open Decision Table');
+  if (summary.first) actions.push('Show First Problem');
+  const show = summary.error ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const choice = await show(`Contract Guard: ${summary.message}`, ...actions);
+  if (choice === 'Open Decision Table') await vscode.commands.executeCommand('contractGuard.showDecisionTable');
+  if (choice === 'Show First Problem' && summary.first) {
+    const pos = new vscode.Position(summary.first.line, summary.first.character);
+    await vscode.window.showTextDocument(vscode.Uri.parse(summary.first.uri), { selection: new vscode.Range(pos, pos) });
+  }
+}

@@ -1,0 +1,48 @@
+// "Check Workspace Contracts": every trace in the workspace, opened or not, with a summary.
+import * as assert from 'assert';
+import { spawnSync } from 'child_process';
+import * as vscode from 'vscode';
+import type { WorkspaceSummary } from '../../../src/extension/workspaceCheck';
+import { api, brief, EXTENSION_ID, ours, wsUri } from './helpers';
+
+describe('Check Workspace Contracts', () => {
+  it('fills the Problems panel for traces that are not open, and sums them up like the CLI', async () => {
+    const cg = await api();
+    const open = new Set(vscode.workspace.textDocuments.map((d) => d.uri.toString()));
+    const summary = await vscode.commands.executeCommand<WorkspaceSummary>('contractGuard.checkWorkspace', { quiet: true });
+    await cg.settled();
+
+    // the CLI over the same folders, as the independent count
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const r = spawnSync(process.execPath, [vscode.Uri.joinPath(ext.extensionUri, 'dist', 'cli.js').fsPath, 'check', 'fixtures/traces',
+      'fixtures/vscode', '--contracts', 'fixtures/contracts', '--format', 'json'], { cwd: wsUri('').fsPath, encoding: 'utf8' });
+    const report = JSON.parse(r.stdout) as {
+      files: { path: string; calls: number; diagnostics: { code: string; line: number; column: number; endLine: number; endColumn: number }[] }[];
+      summary: { files: number; calls: number; error: number; warning: number; info: number };
+    };
+    const traces = report.files.filter((f) => f.calls > 0 || f.diagnostics.length > 0);
+    assert.ok(traces.length >= 7, 'fixture traces');
+    assert.strictEqual(summary.traces, traces.length);
+    assert.strictEqual(summary.calls, report.summary.calls);
+    assert.strictEqual(summary.error, report.summary.error);
+    assert.strictEqual(summary.warning, report.summary.warning);
+    assert.strictEqual(summary.cancelled, false);
+    const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+    const s = report.summary;
+    assert.strictEqual(summary.message, `${n(s.calls, 'call')} in ${n(traces.length, 'trace')}: ${n(s.error, 'error')}, ${n(s.warning, 'warning')}` + (s.info ? `, ${n(s.info, 'info')}` : ''));
+    assert.ok(summary.first, 'a first problem to show');
+
+    let unopened = 0;
+    for (const f of traces) {
+      const uri = wsUri(f.path);
+      if (open.has(uri.toString()) || vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString())) continue;
+      unopened++;
+      const got = ours(uri).map(brief).map((d) => `${d.range} ${d.code}`).sort();
+      const want = f.diagnostics.map((d) => `${d.line - 1}:${d.column - 1}-${d.endLine - 1}:${d.endColumn - 1} ${d.code}`).sort();
+      assert.deepStrictEqual(got, want, f.path);
+    }
+    assert.ok(unopened >= 5, `${unopened} unopened traces checked`);
+    // contracts and plain JSON are not traces
+    assert.deepStrictEqual(ours(wsUri('package.json')), []);
+  });
+});
