@@ -82,6 +82,11 @@ export class TraceChecker {
     for (const line of lines(text)) this.addLine(line.text, line.base);
   }
 
+  /** A session built elsewhere (a frozen fixture is a one-call trace): checked like any other. */
+  addSession(format: string, session: Session): void {
+    this.checkSession(format, session);
+  }
+
   finish(): FileResult {
     for (const [adapter, state] of this.lineStates) this.checkSession(adapter.id, state.builder.session);
     this.lineStates.clear();
