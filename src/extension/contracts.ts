@@ -103,7 +103,7 @@ export class ContractStore implements vscode.Disposable {
         } catch {
           continue; // deleted in between
         }
-        files.push({ uri, path: vscode.workspace.asRelativePath(uri, true), text });
+        files.push({ uri, path: vscode.workspace.asRelativePath(uri), text });
       }
       if (gen !== this.generation) return; // a newer load is under way
       const loaded = loadContracts(files.map((f) => ({ path: f.path, text: f.text })), settings.profile);

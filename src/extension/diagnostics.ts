@@ -29,7 +29,7 @@ function withVolatile(contracts: ContractSet, volatile: string[]): ContractSet {
 export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
   const settings = readSettings(uri);
   return checkText(text, {
-    fileName: vscode.workspace.asRelativePath(uri, true),
+    fileName: vscode.workspace.asRelativePath(uri),
     contracts: withVolatile(contracts, settings.volatileTools),
     profile: settings.profile,
     keepModel: keepModel && text.length <= MODEL_LIMIT,

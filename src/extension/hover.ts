@@ -40,9 +40,9 @@ export class TraceHoverProvider implements vscode.HoverProvider {
 function renderFinding(md: vscode.MarkdownString, f: Finding, found: string): void {
   const meta = CODES[f.code];
   md.appendMarkdown(`$(shield) **Contract Guard** [\`${f.code}\`](${docsUri(f.code).toString(true)})`);
-  if (meta?.title) md.appendText(` — ${meta.title}`);
+  if (meta?.title) md.appendMarkdown(` — ${escapeMd(meta.title)}`);
   md.appendMarkdown('\n\n');
-  md.appendText(f.message);
+  md.appendMarkdown(escapeMd(f.message));
   md.appendMarkdown('\n\n');
   if (found && f.code !== 'parse-error') {
     const shown = found.length > MAX_FOUND ? `${found.slice(0, MAX_FOUND)}…` : found;
@@ -50,4 +50,9 @@ function renderFinding(md: vscode.MarkdownString, f: Finding, found: string): vo
     md.appendMarkdown(`\`${shown.replace(/`/g, "'").replace(/\s+/g, ' ')}\``);
     md.appendMarkdown('\n\n');
   }
+}
+
+/** Message text as literal markdown (appendText would also turn spaces into &nbsp;). */
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&').replace(/\s+/g, ' ');
 }

@@ -60,7 +60,7 @@ export async function checkWorkspace(
         progress.report({ message: `${i + 1}/${uris.length} ${vscode.workspace.asRelativePath(uri)}`, increment: step });
         const doc = open.get(uri.toString());
         if (doc && !live.isCandidate(doc)) continue;
-        if (!doc && contracts.file(vscode.workspace.asRelativePath(uri, true))) continue; // a contract, not a trace
+        if (!doc && contracts.file(vscode.workspace.asRelativePath(uri))) continue; // a contract, not a trace
         let text: string;
         try {
           text = doc ? doc.getText() : decode(await vscode.workspace.fs.readFile(uri));

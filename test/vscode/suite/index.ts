@@ -12,6 +12,7 @@ export function run(): Promise<void> {
   require('./workspace.test');
   require('./diagnostics.test');
   require('./contracts.test');
+  require('./hover.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
