@@ -42,6 +42,8 @@ export class TraceChecker {
   private readonly profile: Profile;
   private readonly findings: Finding[] = [];
   private readonly lineStates = new Map<FormatAdapter, LineState>();
+  /** The sessions a line format opened by name, in order of first use (absent: just `builder`). */
+  private readonly named = new Map<LineState, SessionBuilder[]>();
   private readonly claimed = new Map<string, { units: number; calls: number }>();
   private readonly model: CheckedSession[] = [];
   private sticky?: FormatAdapter;
@@ -88,7 +90,11 @@ export class TraceChecker {
   }
 
   finish(): FileResult {
-    for (const [adapter, state] of this.lineStates) this.checkSession(adapter.id, state.builder.session);
+    for (const [adapter, state] of this.lineStates) {
+      adapter.finishLines?.(state);
+      for (const b of this.named.get(state) ?? [state.builder]) this.checkSession(adapter.id, b.session);
+    }
+    this.named.clear();
     this.lineStates.clear();
     let format: string | undefined;
     let best = { units: -1, calls: -1 };
@@ -143,11 +149,35 @@ export class TraceChecker {
     }
     let state = this.lineStates.get(adapter);
     if (!state) {
-      state = { builder: new SessionBuilder(), memo: {} };
+      state = this.newLineState();
       this.lineStates.set(adapter, state);
     }
     this.count(adapter.id);
     adapter.readLine!(doc, state);
+  }
+
+  /** A line state whose named sessions (`sessionFor`) are remembered in order, so `finish` checks them all. */
+  private newLineState(): LineState {
+    const builder = new SessionBuilder();
+    const byKey = new Map<string, SessionBuilder>();
+    const state: LineState = {
+      builder,
+      memo: {},
+      sessionFor: (key) => {
+        let b = byKey.get(key);
+        if (b) return b;
+        const s = builder.session;
+        const fresh = byKey.size === 0 && s.calls.length === 0 && s.results.length === 0 && s.tools.length === 0;
+        b = fresh ? builder : new SessionBuilder(key);
+        b.session.id = key;
+        byKey.set(key, b);
+        const list = this.named.get(state) ?? (fresh ? [] : [builder]);
+        list.push(b);
+        this.named.set(state, list);
+        return b;
+      },
+    };
+    return state;
   }
 
   private count(id: string, calls?: number): void {

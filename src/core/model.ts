@@ -15,6 +15,7 @@ export type ArgumentsEncoding =
   | 'object'
   | 'json-string'
   | 'absent'
+  | 'freeform' // free-form text input by design (a custom tool's grammar, a shell command line): args is the text
   | 'object-where-string-expected' // e.g. OpenAI Chat `arguments` as an object
   | 'string-where-object-expected' // e.g. Anthropic `input` as a JSON string
   | 'double-encoded' // a string holding a string holding JSON

@@ -9,6 +9,9 @@ export interface LineState {
   builder: SessionBuilder;
   /** Adapter-private memory across lines (e.g. the id of the last assistant message). */
   memo: Record<string, unknown>;
+  /** The builder of a named session of this file (a Claude Code `sessionId`, a sidechain): created on first use,
+   *  checked when the file ends. The first name used takes over `builder` while it is still empty. */
+  sessionFor(key: string): SessionBuilder;
 }
 
 export interface FormatAdapter {
@@ -25,6 +28,8 @@ export interface FormatAdapter {
   acceptsLine?(value: unknown): boolean;
   /** Read one event line into the file's open session. */
   readLine?(doc: Doc, state: LineState): void;
+  /** The file ended: write out what is still pending (a stream's unfinished tool calls). */
+  finishLines?(state: LineState): void;
 }
 
 /** Read a document's sessions through a single fresh builder (the common case: one document, one session). */

@@ -13,15 +13,30 @@ function isBlockList(v: unknown): v is unknown[] {
 }
 
 export function hasToolBlocks(content: unknown): boolean {
-  return isBlockList(content) && content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result'));
+  return isBlockList(content) && content.some((p) => isPlainObject(p) && (CALL_BLOCKS.has(p.type as string) || isResultBlock(p)));
 }
 
 function isAnthropicMessage(v: unknown): v is Obj {
   return isPlainObject(v) && (v.role === 'user' || v.role === 'assistant') && (typeof v.content === 'string' || isBlockList(v.content));
 }
 
-/** Read one message's content blocks. Shared with adapters whose lines wrap an Anthropic message. */
-export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj): void {
+// Client tool calls, MCP connector calls and server tools (code execution, web search) are all calls; their
+// results are `tool_result`, `mcp_tool_result` or a `*_tool_result` block naming the `tool_use_id`.
+const CALL_BLOCKS = new Set(['tool_use', 'mcp_tool_use', 'server_tool_use']);
+
+function isResultBlock(block: Obj): boolean {
+  return block.type === 'tool_result' || (typeof block.type === 'string' && block.type.endsWith('_tool_result') && typeof block.tool_use_id === 'string');
+}
+
+/** A server tool's exit code, where its result reports one (`code_execution_tool_result.content.return_code`). */
+function exitCodeOf(block: Obj): number | undefined {
+  const c = block.content;
+  return isPlainObject(c) && typeof c.return_code === 'number' ? c.return_code : undefined;
+}
+
+/** Read one message's content blocks. Shared with adapters whose lines wrap an Anthropic message; `turn` continues
+ *  a turn already begun (Claude Code writes one API message over several lines). */
+export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, continueTurn?: number): void {
   const content = msg.content;
   if (!isBlockList(content)) {
     b.breakTurn();
@@ -35,20 +50,21 @@ export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath
   content.forEach((block, i) => {
     if (!isPlainObject(block)) return;
     const at = { doc, path: [...path, 'content', i] };
-    if (block.type === 'tool_use' && typeof block.name === 'string') {
-      turn ??= b.newTurn();
+    if (CALL_BLOCKS.has(block.type as string) && typeof block.name === 'string') {
+      turn ??= continueTurn ?? b.newTurn();
       b.call(
         { name: block.name, id: typeof block.id === 'string' ? block.id : undefined, at, namePath: ['name'],
           argsPath: ['input'], args: block.input, expect: 'object', messageText: text || undefined },
         turn,
       );
-    } else if (block.type === 'tool_result') {
+    } else if (isResultBlock(block)) {
+      const exitCode = exitCodeOf(block);
       b.result({
         at,
         callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined,
         payload: block.content,
         payloadPath: ['content'],
-        transport: typeof block.is_error === 'boolean' ? { isError: block.is_error } : {},
+        transport: { ...(typeof block.is_error === 'boolean' ? { isError: block.is_error } : {}), ...(exitCode === undefined ? {} : { exitCode }) },
       });
     }
   });

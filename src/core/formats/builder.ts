@@ -20,6 +20,13 @@ export interface CallInput {
   expect: ArgsExpectation;
   id?: string;
   messageText?: string;
+  /** Where the arguments are when they are not under `at` (a stream: the name in one chunk, arguments in another). */
+  argsAt?: NodeRef;
+  /** Free-form text input by design (a custom tool's grammar, a command line): kept as text, never decoded. */
+  freeform?: boolean;
+  /** The arguments were assembled from stream fragments: they live in no single node, so findings inside them
+   *  point at `argsPath` (the fragment that completed them). */
+  assembled?: boolean;
 }
 
 export interface ResultInput {
@@ -131,8 +138,23 @@ export class SessionBuilder {
   }
 
   call(input: CallInput, turn = this.currentTurn()): ToolCall {
-    const argsRef = { doc: input.at.doc, path: [...input.at.path, ...input.argsPath] };
-    const decoded = decodeArguments(argsRef.doc, argsRef.path, input.args, input.expect);
+    const argsRef = input.argsAt ?? { doc: input.at.doc, path: [...input.at.path, ...input.argsPath] };
+    const decoded: DecodedArgs = input.freeform && typeof input.args === 'string'
+      ? { encoding: 'freeform', args: input.args, doc: argsRef.doc, path: argsRef.path, raw: input.args }
+      : decodeArguments(argsRef.doc, argsRef.path, input.args, input.expect);
+    if (input.assembled) {
+      decoded.doc = undefined;
+      decoded.path = undefined;
+    }
+    const inner = parallelCalls(input.name, decoded);
+    if (inner) {
+      let first: ToolCall | undefined;
+      for (const c of inner) {
+        const call = this.call({ ...c, id: input.id === undefined ? undefined : `${input.id}#${c.index}`, messageText: input.messageText }, turn);
+        first ??= call;
+      }
+      if (first) return first;
+    }
     const call: ToolCall = {
       index: this.session.calls.length,
       turn,
@@ -168,4 +190,29 @@ export class SessionBuilder {
   tool(name: string, inputSchema: unknown, at: NodeRef, resultSchema?: unknown): void {
     this.session.tools.push({ name, inputSchema, resultSchema, at: anchor(at) });
   }
+}
+
+const PARALLEL = new Set(['multi_tool_use.parallel', 'parallel', 'multi_tool_use']);
+
+/** `multi_tool_use.parallel` (or a bare `parallel`) whose arguments hold `{tool_uses: [{recipient_name,
+ *  parameters}]}` is a wrapper some models leak: it stands for its inner calls, one per tool use, each anchored
+ *  inside the wrapper's arguments. Any other shape is left alone (then it is an ordinary, probably unknown, tool). */
+function parallelCalls(name: string, decoded: DecodedArgs): (CallInput & { index: number })[] | undefined {
+  if (!PARALLEL.has(name) || !decoded.doc || !isPlainObject(decoded.args)) return undefined;
+  const uses = decoded.args.tool_uses;
+  if (!Array.isArray(uses) || uses.length === 0) return undefined;
+  if (!uses.every((u) => isPlainObject(u) && typeof u.recipient_name === 'string')) return undefined;
+  const base = [...(decoded.path ?? []), 'tool_uses'];
+  return uses.map((u, index) => {
+    const use = u as Record<string, unknown>;
+    return {
+      index,
+      name: (use.recipient_name as string).replace(/^functions\./, ''),
+      at: { doc: decoded.doc!, path: [...base, index] },
+      namePath: ['recipient_name'],
+      argsPath: ['parameters'],
+      args: use.parameters,
+      expect: 'object' as const,
+    };
+  });
 }

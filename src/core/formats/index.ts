@@ -4,7 +4,22 @@ import { anthropic } from './anthropic';
 import { calls } from './calls';
 import { openaiChat } from './openai-chat';
 import { openaiResponses } from './openai-responses';
+import { claudeCode } from './claude-code';
+import { codex } from './codex';
+import { httpCassette } from './http-cassette';
+import { mcp } from './mcp';
+import { stream } from './stream';
 
-export const ADAPTERS: readonly FormatAdapter[] = [openaiResponses, anthropic, openaiChat, calls];
+export const ADAPTERS: readonly FormatAdapter[] = [
+  claudeCode,
+  codex,
+  mcp,
+  stream,
+  httpCassette,
+  openaiResponses,
+  anthropic,
+  openaiChat,
+  calls,
+];
 
 export type { FormatAdapter, LineState } from './adapter';

@@ -1,0 +1,112 @@
+// Claude Code session logs (`~/.claude/projects/<project>/<session>.jsonl`): one record per line with `type`,
+// `uuid`, `parentUuid`, `sessionId`, `isSidechain` and an Anthropic `message`. One API message may be written over
+// several lines sharing `message.id` (one content block each): those lines are one turn. Each `sessionId` is a
+// session, and each sidechain (a subagent's conversation, rooted where its `parentUuid` chain starts) is a
+// session of its own. A `tool_result` block answers its `tool_use_id`; a user line that carries only the
+// top-level `toolUseResult` (no readable block) answers the latest unanswered call. A line whose `uuid` was
+// already read in its session is a replayed copy and is skipped. Also read: `{loglines: [...]}` exports.
+import type { FormatAdapter } from './adapter';
+import { readAnthropicMessage } from './anthropic';
+import type { SessionBuilder } from './builder';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, SessionSet, str, type Obj } from './util';
+
+function isMessageLine(v: Obj): boolean {
+  return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
+}
+
+/** A record of a Claude Code log, beyond doubt: the log envelope, or a summary pointing at its leaf. */
+export function isClaudeCodeLine(v: unknown): v is Obj {
+  if (!isPlainObject(v) || typeof v.type !== 'string') return false;
+  if (v.type === 'summary') return typeof v.leafUuid === 'string';
+  if (typeof v.uuid !== 'string' && typeof v.sessionId !== 'string') return false;
+  return isMessageLine(v) || (typeof v.uuid === 'string' && typeof v.sessionId === 'string');
+}
+
+function isLoglines(v: unknown): v is { loglines: unknown[] } {
+  return isPlainObject(v) && Array.isArray(v.loglines) && v.loglines.some((l) => isPlainObject(l) && isMessageLine(l));
+}
+
+/** The latest call of a session that no result answers yet. */
+export function lastUnansweredCall(b: SessionBuilder): number | undefined {
+  const ids = new Set<string>();
+  const indexes = new Set<number>();
+  for (const r of b.session.results) {
+    if (r.callId !== undefined) ids.add(r.callId);
+    if (r.callIndex !== undefined) indexes.add(r.callIndex);
+  }
+  const calls = b.session.calls;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const id = calls[i].id;
+    if (!indexes.has(i) && !(id !== undefined && ids.has(id))) return i;
+  }
+  return undefined;
+}
+
+class ClaudeCodeReader {
+  private readonly seen = new Map<string, Set<string>>();
+  private readonly roots = new Map<string, string>();
+  private readonly lastMessage = new Map<SessionBuilder, { id: string; turn?: number }>();
+
+  constructor(private readonly sessionFor: (key: string) => SessionBuilder) {}
+
+  private keyOf(line: Obj): string {
+    const sid = str(line.sessionId) ?? '';
+    if (line.isSidechain !== true) return sid;
+    const uuid = str(line.uuid);
+    const parent = str(line.parentUuid);
+    const root = (parent !== undefined ? this.roots.get(parent) : undefined) ?? uuid ?? '';
+    if (uuid !== undefined) this.roots.set(uuid, root);
+    return `${sid}#sidechain:${root}`;
+  }
+
+  read(doc: Doc, path: JsonPath, line: Obj): void {
+    if (!isMessageLine(line)) return;
+    const key = this.keyOf(line);
+    const b = this.sessionFor(key);
+    const uuid = str(line.uuid);
+    if (uuid !== undefined) {
+      let seen = this.seen.get(key);
+      if (!seen) this.seen.set(key, (seen = new Set()));
+      if (seen.has(uuid)) return;
+      seen.add(uuid);
+    }
+    const msg = line.message as Obj;
+    const id = str(msg.id);
+    const prev = this.lastMessage.get(b);
+    const continues = line.type === 'assistant' && id !== undefined && prev?.id === id ? prev.turn : undefined;
+    const calls = b.session.calls.length;
+    const results = b.session.results.length;
+    readAnthropicMessage(b, doc, [...path, 'message'], msg, continues);
+    if (line.type === 'assistant' && id !== undefined) {
+      const turn = b.session.calls.length > calls ? b.session.calls[b.session.calls.length - 1].turn : continues;
+      this.lastMessage.set(b, { id, turn });
+    }
+    if (line.type === 'user' && 'toolUseResult' in line && b.session.results.length === results) {
+      b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: lastUnansweredCall(b), payload: line.toolUseResult, payloadPath: [] });
+    }
+  }
+}
+
+export const claudeCode: FormatAdapter = {
+  id: 'claude-code',
+  claimsDocument(v) {
+    return isLoglines(v);
+  },
+  readDocument(doc, emit) {
+    const sessions = new SessionSet();
+    const reader = new ClaudeCodeReader((key) => sessions.get(key));
+    (doc.value as { loglines: unknown[] }).loglines.forEach((l, i) => {
+      if (isPlainObject(l)) reader.read(doc, ['loglines', i], l);
+    });
+    sessions.emitAll(emit);
+  },
+  claimsLine(v) {
+    return isClaudeCodeLine(v);
+  },
+  readLine(doc, state) {
+    let reader = state.memo.reader as ClaudeCodeReader | undefined;
+    if (!reader) state.memo.reader = reader = new ClaudeCodeReader((key) => state.sessionFor(key));
+    reader.read(doc, [], doc.value as Obj);
+  },
+};

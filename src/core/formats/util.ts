@@ -1,0 +1,85 @@
+// Small helpers the format adapters share: typed reads of loosely shaped records, and JSON that a format stores
+// inside a string (a span attribute, an observation's input), decoded into a Doc whose spans map back to the file.
+import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
+import type { Session } from '../model';
+import { isPlainObject, SessionBuilder, type NodeRef } from './builder';
+
+export type Obj = Record<string, unknown>;
+
+export { isPlainObject };
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return Number(v);
+  return undefined;
+}
+
+export interface Located<T = unknown> extends NodeRef {
+  value: T;
+}
+
+/** The value at `path`; when it is a string holding a JSON object or array, that JSON, in a Doc of its own. */
+export function jsonIn(doc: Doc, path: JsonPath, value: unknown): Located {
+  if (typeof value !== 'string') return { doc, path, value };
+  const t = value.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return { doc, path, value };
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return { doc: embeddedDoc(doc, path, value, 0, value, parsed), path: [], value: parsed };
+  } catch {
+    return { doc, path, value };
+  }
+}
+
+/** `doc`/`path` extended by `sub`. */
+export function at(ref: NodeRef, ...sub: JsonPath): NodeRef {
+  return { doc: ref.doc, path: [...ref.path, ...sub] };
+}
+
+/** The text of a message content that is a string or a list of text parts. */
+export function textOf(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    const parts = content.filter((p) => isPlainObject(p) && typeof p.text === 'string').map((p) => (p as Obj).text as string);
+    return parts.length ? parts.join('\n') : undefined;
+  }
+  return undefined;
+}
+
+/** Time as milliseconds for ordering records (ISO strings, epoch seconds/ms/ns, OTLP nanosecond strings). */
+export function timeOf(v: unknown): number {
+  if (typeof v === 'number') return v > 1e17 ? v / 1e6 : v > 1e14 ? v / 1e3 : v > 1e11 ? v : v * 1000;
+  if (typeof v === 'string') {
+    if (/^\d+$/.test(v)) return timeOf(Number(v));
+    const t = Date.parse(v);
+    if (!Number.isNaN(t)) return t;
+  }
+  return Number.NaN;
+}
+
+/** Stable sort by time; records without a time keep their place relative to each other at the end. */
+export function byTime<T>(items: T[], time: (t: T) => unknown): T[] {
+  return items
+    .map((item, i) => ({ item, i, t: timeOf(time(item)) }))
+    .sort((a, b) => (Number.isNaN(a.t) ? (Number.isNaN(b.t) ? a.i - b.i : 1) : Number.isNaN(b.t) ? -1 : a.t - b.t || a.i - b.i))
+    .map((x) => x.item);
+}
+
+/** The sessions of one document, by name, in order of first use (a sample, a trace id, a session id). */
+export class SessionSet {
+  private readonly byKey = new Map<string, SessionBuilder>();
+
+  get(key: string): SessionBuilder {
+    let b = this.byKey.get(key);
+    if (!b) this.byKey.set(key, (b = new SessionBuilder(key === '' ? undefined : key)));
+    return b;
+  }
+
+  emitAll(emit: (s: Session) => void): void {
+    for (const b of this.byKey.values()) emit(b.session);
+  }
+}
