@@ -272,7 +272,17 @@ async function main() {
 
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p.split(path.sep).join('/')}`;
   const payload = [['extensionDevelopmentPath', remote(extension)], ['skipWelcome', 'true']];
-  if (o.tests) payload.push(['extensionTestsPath', remote(path.resolve(repo, o.tests))]);
+  if (o.tests) {
+    // VS Code runs a suite in the extension host of the extension whose folder holds it: for the web-worker
+    // host, the suite goes into the copy of the extension, at the same relative path.
+    let tests = path.resolve(repo, o.tests);
+    if (o.web) {
+      const inCopy = path.join(extension, path.relative(repo, tests));
+      copyInto(path.dirname(tests), path.dirname(inCopy));
+      tests = inCopy;
+    }
+    payload.push(['extensionTestsPath', remote(tests)]);
+  }
 
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? util.format(...args) : String(args);

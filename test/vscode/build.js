@@ -15,6 +15,7 @@ async function main() {
   if (fs.existsSync(path.join(__dirname, 'web', 'index.ts'))) {
     builds.push({ entryPoints: [path.join(__dirname, 'web', 'index.ts')], outfile: path.join(out, 'web', 'index.js'),
       platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'],
+      alias: { assert: path.join(__dirname, 'web', 'assert.ts') },
       define: { 'process.env.NODE_ENV': '"test"' } });
   }
   await Promise.all(builds.map((b) => esbuild.build({ bundle: true, sourcemap: 'inline', logLevel: 'warning', ...b })));

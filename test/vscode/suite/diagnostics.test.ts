@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as vscode from 'vscode';
 import type { ContractGuardApi } from '../../../src/extension/extension';
-import { api, brief, closeAll, codeOf, EXTENSION_ID, open, openChecked, ours, setSetting, sleep, waitFor, wsUri } from './helpers';
+import { api, argDiagnostics, brief, closeAll, codeOf, EXTENSION_ID, open, openChecked, ours, setSetting, sleep, waitFor, wsUri } from './helpers';
 
 const HOURS = 'fixtures/traces/hours.calls.jsonl';
 
@@ -42,7 +42,7 @@ describe('live diagnostics', () => {
   it('marks the exact token of every finding in hours.calls.jsonl', async () => {
     const editor = await openChecked(cg, HOURS);
     const text = editor.document.getText();
-    const got = ours(editor.document.uri).map(brief);
+    const got = argDiagnostics(editor.document.uri).map(brief);
     const E = 'Error';
     assert.deepStrictEqual(got, [
       { code: 'type-drift', severity: E, range: rangeOf(text, 1, '"weekday": "2"', '"2"') },
@@ -51,7 +51,7 @@ describe('live diagnostics', () => {
       { code: 'extra-key', severity: E, range: rangeOf(text, 4, '"open"', '"open"') },
       { code: 'unknown-tool', severity: E, range: rangeOf(text, 5, '"get_open_now"', '"get_open_now"') },
     ]);
-    const [first] = ours(editor.document.uri);
+    const [first] = argDiagnostics(editor.document.uri);
     assert.strictEqual(first.source, 'Contract Guard');
     assert.strictEqual(first.message, 'weekday wanted integer, got string "2"');
     const code = first.code as { value: string; target: vscode.Uri };
@@ -90,13 +90,13 @@ describe('live diagnostics', () => {
     const at = line1.indexOf('"2"');
     // fix the string "2" -> 2
     await editor.edit((b) => b.replace(new vscode.Range(1, at, 1, at + 3), '2'));
-    await waitFor('the fixed line to lose its diagnostic', () => !ours(doc.uri).some((d) => d.range.start.line === 1));
-    assert.deepStrictEqual(ours(doc.uri).map((d) => d.range.start.line), [2, 3, 4, 5]);
+    await waitFor('the fixed line to lose its diagnostic', () => !argDiagnostics(doc.uri).some((d) => d.range.start.line === 1));
+    assert.deepStrictEqual(argDiagnostics(doc.uri).map((d) => d.range.start.line), [2, 3, 4, 5]);
     // insert two lines on top: everything moves down by two, and the new bad line is flagged
     await editor.edit((b) => b.insert(new vscode.Position(0, 0), '{"name": "get_hours", "arguments": {"building": "Killam"}}\n\n'));
-    await waitFor('diagnostics to move', () => ours(doc.uri).length === 5 && ours(doc.uri)[0].range.start.line === 0);
+    await waitFor('diagnostics to move', () => argDiagnostics(doc.uri).length === 5 && argDiagnostics(doc.uri)[0].range.start.line === 0);
     assert.deepStrictEqual(
-      ours(doc.uri).map((d) => `${d.range.start.line} ${codeOf(d)}`),
+      argDiagnostics(doc.uri).map((d) => `${d.range.start.line} ${codeOf(d)}`),
       ['0 missing-key', '4 type-drift', '5 type-drift', '6 extra-key', '7 unknown-tool'],
     );
   });
@@ -119,7 +119,7 @@ describe('live diagnostics', () => {
       await waitFor('the final text to be checked', () => !ours(doc.uri).some((d) => codeOf(d) === 'unknown-tool'));
       await sleep(400);
       assert.ok(publications <= 2, `${publications} publications for one burst of edits`);
-      assert.deepStrictEqual(ours(doc.uri).map((d) => codeOf(d)), ['type-drift', 'type-drift', 'type-drift', 'extra-key']);
+      assert.deepStrictEqual(argDiagnostics(doc.uri).map((d) => codeOf(d)), ['type-drift', 'type-drift', 'type-drift', 'extra-key']);
     } finally {
       sub.dispose();
     }
@@ -162,20 +162,27 @@ describe('live diagnostics', () => {
     try {
       await setSetting('contractGuard.severity', { 'type-drift': 'off', 'extra-key': 'hint' });
       await waitFor('type-drift switched off', () => !ours(uri).some((d) => codeOf(d) === 'type-drift'));
-      assert.deepStrictEqual(ours(uri).map((d) => `${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`), [
+      assert.deepStrictEqual(argDiagnostics(uri).map((d) => `${codeOf(d)} ${vscode.DiagnosticSeverity[d.severity]}`), [
         'extra-key Hint',
         'unknown-tool Error',
       ]);
-      assert.match(cg.statusText() ?? '', /\$\(error\) 1 /);
+      const errors = ours(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
+      assert.match(cg.statusText() ?? '', new RegExp(`\\$\\(error\\) ${errors} `));
     } finally {
       await setSetting('contractGuard.severity', undefined);
     }
-    await waitFor('defaults back', () => ours(uri).length === 5);
+    await waitFor('defaults back', () => argDiagnostics(uri).length === 5);
   });
 
   it('shows the active trace’s counts in the status bar', async () => {
-    await openChecked(cg, HOURS);
-    assert.strictEqual(cg.statusText(), '$(checklist) 6 calls  $(error) 5  $(warning) 0');
+    const editor = await openChecked(cg, HOURS);
+    const count = (s: vscode.DiagnosticSeverity) => ours(editor.document.uri).filter((d) => d.severity === s).length;
+    const info = count(vscode.DiagnosticSeverity.Information);
+    assert.strictEqual(count(vscode.DiagnosticSeverity.Error), 5);
+    assert.strictEqual(
+      cg.statusText(),
+      `$(checklist) 6 calls  $(error) 5  $(warning) ${count(vscode.DiagnosticSeverity.Warning)}` + (info ? `  $(info) ${info}` : ''),
+    );
   });
 });
 

@@ -29,6 +29,14 @@ export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
     .sort((a, b) => a.range.start.compareTo(b.range.start) || String(codeOf(a)).localeCompare(String(codeOf(b))));
 }
 
+/** The per-argument and per-call codes the hand-written expectations are about (other checks may add more). */
+export const ARG_CODES = new Set(['unknown-tool', 'missing-key', 'extra-key', 'type-drift', 'constraint', 'arguments-encoding']);
+
+/** Our diagnostics with one of ARG_CODES. */
+export function argDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return ours(uri).filter((d) => ARG_CODES.has(codeOf(d) ?? ''));
+}
+
 export function codeOf(d: vscode.Diagnostic): string | undefined {
   const c = d.code;
   if (c === undefined) return undefined;
