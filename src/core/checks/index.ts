@@ -1,10 +1,17 @@
 // The one list of checks, run in this order on every session, and the documentation of every code.
 import type { Check, CodeInfo } from './check';
 import { argumentsEncoding } from './arguments-encoding';
+import { assumedValue } from './assumed-value';
 import { constraint } from './constraint';
+import { duplicateCallId } from './duplicate-call-id';
+import { duplicateFingerprint } from './duplicate-fingerprint';
 import { extraKey } from './extra-key';
 import { missingKey } from './missing-key';
+import { orphanCall } from './orphan-call';
+import { orphanResult } from './orphan-result';
 import { schemaDrift } from './schema-drift';
+import { staleDigest } from './stale-digest';
+import { statusTheater } from './status-theater';
 import { typeDrift } from './type-drift';
 import { noContract, unknownTool } from './unknown-tool';
 
@@ -17,6 +24,13 @@ export const CHECKS: readonly Check[] = [
   typeDrift,
   constraint,
   schemaDrift,
+  duplicateFingerprint,
+  staleDigest,
+  statusTheater,
+  orphanCall,
+  orphanResult,
+  duplicateCallId,
+  assumedValue,
 ];
 
 /** Codes that no session check reports: they come from reading files. */

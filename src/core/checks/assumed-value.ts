@@ -1,0 +1,123 @@
+// The room that does not exist: an argument the contract says must come from an earlier tool's results, whose
+// value no earlier result in the session offered.
+import type { ArgumentSource } from '../contracts/types';
+import type { ToolCall, ToolResult } from '../model';
+import { brief, okExitCodesFor, readResult, resultFailed } from '../results';
+import type { Check } from './check';
+import { pairingOf } from './pairing';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const MAX_DEPTH = 8;
+
+/** What the results of one source tool offered for one field: scalar values, and texts for plain-text results. */
+interface Offered {
+  values: Set<string>;
+  texts: string[];
+  results: number;
+  /** Index (in session.results) of the last source result, for related information. */
+  last?: number;
+  /** What the last source result offered, for related information. */
+  lastSaid?: string;
+}
+
+function scalarsInto(v: unknown, out: Set<string>, depth = 0): void {
+  if (depth > MAX_DEPTH || v === null || v === undefined) return;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.add(String(v));
+  else if (Array.isArray(v)) for (const x of v) scalarsInto(x, out, depth + 1);
+  else if (isObj(v)) for (const k in v) scalarsInto(v[k], out, depth + 1);
+}
+
+/** The values under `field` anywhere in the body; false when the body has no such key. */
+function fieldValuesInto(v: unknown, field: string, out: Set<string>, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  let found = false;
+  if (Array.isArray(v)) for (const x of v) found = fieldValuesInto(x, field, out, depth + 1) || found;
+  else if (isObj(v)) {
+    for (const k in v) {
+      if (k === field) {
+        scalarsInto(v[k], out);
+        found = true;
+      } else found = fieldValuesInto(v[k], field, out, depth + 1) || found;
+    }
+  }
+  return found;
+}
+
+function scalarValues(v: unknown): string[] | undefined {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return [String(v)];
+  if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' || typeof x === 'number')) return v.map(String);
+  return undefined;
+}
+
+export const assumedValue: Check = {
+  code: 'assumed-value',
+  severity: 'warning',
+  title: 'An argument that should come from an earlier result, and did not',
+  description: 'A contract can say where an argument\'s value must come from: `argumentSources: {"room_id": {"tool": "list_rooms", "field": "rooms"}}`. A call whose value for that argument no earlier result of that tool in the session offered (under `field` anywhere in the result, default the argument\'s own name; the whole result when it has no such key; the text of a plain-text result) was assumed, not looked up: the room that does not exist. Failed source results offer nothing. A value that already breaks the schema (`type-drift`, `constraint`) gets only that finding.',
+  example: { input: 'list_rooms -> {"rooms": ["KILLAM-212", "MCD-17"]}, then book_room {"room_id": "CS-130", ...}', message: 'book_room.room_id CS-130 was not in the last list_rooms result' },
+  run(ctx) {
+    const { calls, results } = ctx.session;
+    // Which (source tool, field) pairs any called tool needs; most sessions need none and stop here.
+    const needs = new Map<string, Map<string, Offered>>();
+    for (const call of calls) {
+      const sources = ctx.contractFor(call.name)?.contract.argumentSources;
+      if (!sources) continue;
+      for (const [arg, src] of Object.entries(sources)) {
+        const byField = needs.get(src.tool) ?? new Map<string, Offered>();
+        byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
+        needs.set(src.tool, byField);
+      }
+    }
+    if (needs.size === 0) return;
+    const pairing = pairingOf(ctx);
+    let next = 0;
+    for (const call of calls) {
+      while (next < results.length && results[next].turn < call.turn) offer(next++);
+      const sources = ctx.contractFor(call.name)?.contract.argumentSources;
+      if (sources) for (const [arg, src] of Object.entries(sources)) check(call, arg, src);
+    }
+
+    function offer(i: number): void {
+      const source = pairing.callOf[i];
+      const byField = source && needs.get(source.name);
+      if (!source || !byField) return;
+      const result: ToolResult = results[i];
+      if (resultFailed(result, okExitCodesFor(source.name, ctx.contractFor(source.name)?.contract.okExitCodes))) return;
+      const reading = readResult(result);
+      for (const [field, offered] of byField) {
+        const got = new Set<string>();
+        if (typeof reading.body === 'string' || reading.body === undefined) {
+          if (reading.text) offered.texts.push(reading.text);
+        } else if (!fieldValuesInto(reading.body, field, got)) scalarsInto(reading.body, got);
+        for (const v of got) offered.values.add(v);
+        offered.results++;
+        offered.last = i;
+        offered.lastSaid = got.size ? `offered ${brief([...got].slice(0, 6).join(', '), 60)}` : reading.text ? 'offered only text' : 'offered no values';
+      }
+    }
+
+    function check(call: ToolCall, arg: string, src: ArgumentSource): void {
+      const args = ctx.effectiveArgs(call).args;
+      if (!isObj(args) || !(arg in args)) return;
+      const values = scalarValues(args[arg]);
+      if (!values) return;
+      if (ctx.schemaFaults(call).some((f) => f.path.length >= 1 && f.path[0] === arg)) return; // one finding per fault
+      const offered = needs.get(src.tool)!.get(src.field ?? arg)!;
+      const missing = values.filter((v) => !offered.values.has(v) && !offered.texts.some((t) => v.length >= 2 && t.includes(v)));
+      if (missing.length === 0) return;
+      const what = `${call.name}.${arg} ${missing.join(', ')}`;
+      const message = offered.results === 0
+        ? `${what} did not come from ${src.tool}: no ${src.tool} result precedes it`
+        : `${what} was not in ${offered.results === 1 ? 'the last' : `any of the ${offered.results} earlier`} ${src.tool} result${offered.results === 1 ? '' : 's'}`;
+      const last = offered.last !== undefined ? results[offered.last] : undefined;
+      ctx.report({
+        code: 'assumed-value',
+        message,
+        at: ctx.argAnchor(call, [arg]),
+        call,
+        related: last ? [{ at: last.at, message: `the last ${src.tool} result ${offered.lastSaid}` }] : undefined,
+      });
+    }
+  },
+};

@@ -1,0 +1,63 @@
+// The same tool with the same canonical arguments again, with nothing changed in between: a stuck loop.
+import { valueKey } from '../fingerprint';
+import { okExitCodesFor, readResult, resultFailed } from '../results';
+import type { Check } from './check';
+import { isMutating } from './mutation';
+import { fingerprintOf, pairingOf } from './pairing';
+
+interface Seen {
+  /** Index of the first call of the current run of repeats. */
+  first: number;
+  count: number;
+  /** Effective mutations seen up to and including the last call with this fingerprint. */
+  epoch: number;
+}
+
+export const duplicateFingerprint: Check = {
+  code: 'duplicate-fingerprint',
+  severity: 'warning',
+  title: 'The same call again, with nothing changed in between',
+  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Exempt: tools a contract marks `volatile` (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
+  example: { input: 'search_repo {"q": "flaky test"} in turns 2, 3 and 4, no write in between', message: 'search_repo called 3× with the same arguments and nothing changed in between; same result each time' },
+  run(ctx) {
+    const calls = ctx.session.calls;
+    if (calls.length < 2) return;
+    const pairing = pairingOf(ctx);
+    const seen = new Map<string, Seen>();
+    let epoch = 0;
+    for (const call of calls) {
+      const contract = ctx.contractFor(call.name)?.contract;
+      if (pairing.echoes.has(call)) continue;
+      const fp = fingerprintOf(ctx, call);
+      const prev = seen.get(fp);
+      if (!prev || prev.epoch !== epoch) {
+        seen.set(fp, { first: call.index, count: 1, epoch });
+      } else {
+        prev.count++;
+        const first = calls[prev.first];
+        if (contract?.volatile !== true && call.turn !== first.turn) {
+          ctx.report({
+            code: 'duplicate-fingerprint',
+            message: `${call.name} called ${prev.count}× with the same arguments and nothing changed in between; ${compareResults(prev.first, call.index)}`,
+            at: call.nameAt,
+            call,
+            related: [{ at: first.nameAt, message: `first called here (turn ${first.turn})` }],
+          });
+        }
+      }
+      if (isMutating(call, contract)) {
+        const r = pairing.resultOf[call.index];
+        // No result: we cannot tell it failed, so it may have changed something.
+        if (!r || !resultFailed(r, okExitCodesFor(call.name, contract?.okExitCodes))) epoch++;
+      }
+      seen.get(fp)!.epoch = epoch;
+    }
+
+    function compareResults(a: number, b: number): string {
+      const ra = pairing.resultOf[a];
+      const rb = pairing.resultOf[b];
+      if (!ra || !rb) return 'no result to compare';
+      return valueKey(readResult(ra).body) === valueKey(readResult(rb).body) ? 'same result each time' : 'the results differed';
+    }
+  },
+};

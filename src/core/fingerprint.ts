@@ -1,0 +1,58 @@
+// Canonical JSON and call fingerprints: one home for "are these two calls (or results) the same?".
+// Canonical = keys sorted at every depth, numbers by value (2, 2.0 and 2e0 are one number), strings exact.
+// Fingerprints are compact strings: long canonical forms are hashed, so cross-call state never keeps documents.
+
+/** JSON text with object keys sorted at every depth. */
+export function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v === 0 ? 0 : v) : 'null';
+    return JSON.stringify(v) ?? 'null';
+  }
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonicalJson(v[i]);
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort();
+  let s = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (o[k] === undefined) continue;
+    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(o[k]);
+  }
+  return s + '}';
+}
+
+/** A 64-bit FNV-1a style hash of a string, as 16 hex digits (two independent 32-bit lanes). */
+export function hash64(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/** Canonical forms up to this length are kept verbatim; longer ones are hashed (with their length). */
+const VERBATIM = 200;
+
+/** A compact, comparable key for a JSON value. */
+export function valueKey(v: unknown): string {
+  const c = canonicalJson(v);
+  return c.length <= VERBATIM ? c : `#${hash64(c)}:${c.length}`;
+}
+
+/** The fingerprint of a call: tool name + canonical arguments (or the raw text when they did not decode). */
+export function callFingerprint(name: string, args: unknown, raw?: string): string {
+  return name + '\u0000' + (args === undefined ? '!' + valueKey(raw ?? '') : valueKey(args));
+}
+
+/** A short, stable hex name for a fingerprint (fixture file names): 12 hex digits of its hash64. */
+export function shortFingerprint(fingerprint: string): string {
+  return hash64(fingerprint).slice(0, 12);
+}

@@ -1,0 +1,248 @@
+// Reading a tool result the way a person would: one home for unwrapping payloads and for "did this call fail?".
+// - A string holding JSON is read as JSON (with positions mapped back through the string's escapes).
+// - Text blocks (`[{"type": "text", "text": ...}]`) are read as their text.
+// - `{"status"|"status_code"|"statusCode": N, "body"|"data"|"response": ...}` is transport (HTTP N) plus body;
+//   `{"exit_code"|"exitCode"|"returncode"|"return_code": N, ...}` carries an exit code; so do the text forms
+//   `Exit code: N` (Codex) and `<returncode>N</returncode>` (mini-swe-agent).
+// - An MCP CallToolResult's `isError` is transport; its body is `structuredContent` or its text.
+// - A JSON-RPC `error` response is an honest failure.
+import type { ToolResult, TransportSignals } from './model';
+import { embeddedDoc, type Anchor, type JsonPath } from './parse/doc';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface ResultSignals extends TransportSignals {
+  /** A JSON-RPC error response (an honest failure). */
+  jsonRpcError?: boolean;
+  /** The result came through a channel with an error flag (`is_error`, `isError`) that was left out: by that
+   *  channel's definition, absent means success. */
+  errorFlagAbsent?: boolean;
+}
+
+export interface ResultReading {
+  /** The body as the tool meant it: unwrapped from transport wrappers, JSON read out of strings. */
+  body: unknown;
+  /** Where the body is in the source (undefined when the adapter recorded no position for the payload). */
+  at?: Anchor;
+  /** The body as text, when it is text (or the stdout of an exit-code wrapper). */
+  text?: string;
+  /** The adapter's transport signals merged with those found in wrappers. */
+  transport: ResultSignals;
+}
+
+const HTTP_KEYS = ['status', 'status_code', 'statusCode'];
+const BODY_KEYS = ['body', 'data', 'response'];
+const EXIT_KEYS = ['exit_code', 'exitCode', 'returncode', 'return_code'];
+const TEXT_BLOCK = new Set(['text', 'output_text', 'input_text']);
+const RPC_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
+const MCP_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
+
+const cache = new WeakMap<ToolResult, ResultReading>();
+
+/** The value at an anchor. */
+export function valueAt(anchor: Anchor): unknown {
+  let v: unknown = anchor.doc.value;
+  for (const seg of anchor.path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[seg];
+  }
+  return v;
+}
+
+function sub(at: Anchor | undefined, ...path: JsonPath): Anchor | undefined {
+  return at && { doc: at.doc, path: [...at.path, ...path] };
+}
+
+/** Read a result's payload (cached per result). */
+export function readResult(result: ToolResult): ResultReading {
+  let r = cache.get(result);
+  if (!r) {
+    const transport: ResultSignals = { ...result.transport };
+    const raw = valueAt(result.at);
+    if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result') && transport.isError === undefined) {
+      transport.errorFlagAbsent = true;
+    }
+    r = { body: undefined, transport };
+    unwrap(r, result.payload, result.payloadAt, 0);
+    cache.set(result, r);
+  }
+  return r;
+}
+
+function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number): void {
+  r.body = value;
+  r.at = at;
+  if (depth > 6) return;
+  const t = r.transport;
+  if (typeof value === 'string') {
+    r.text = value;
+    const lead = firstNonBlank(value);
+    if (lead === '{' || lead === '[') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return;
+      }
+      const doc = at && embeddedDoc(at.doc, at.path, value, 0, value, parsed);
+      r.text = undefined;
+      unwrap(r, parsed, doc && { doc, path: [] }, depth + 1);
+      return;
+    }
+    const codex = /^Exit code: (\d+)\r?\n/.exec(value);
+    if (codex && t.exitCode === undefined) {
+      t.exitCode = Number(codex[1]);
+      const out = value.indexOf('\nOutput:\n');
+      if (out >= 0) r.text = value.slice(out + 9);
+      return;
+    }
+    const mswe = /^\s*<returncode>(-?\d+)<\/returncode>/.exec(value);
+    if (mswe && t.exitCode === undefined) {
+      t.exitCode = Number(mswe[1]);
+      const m = /<output>([\s\S]*?)(<\/output>|$)/.exec(value);
+      r.text = m ? m[1] : '';
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    let texts = 0;
+    let only = -1;
+    for (let i = 0; i < value.length; i++) {
+      const b = value[i];
+      if (isObj(b) && typeof b.type === 'string' && TEXT_BLOCK.has(b.type) && typeof b.text === 'string') {
+        texts++;
+        only = i;
+      }
+    }
+    if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1);
+    else if (texts > 1) {
+      r.text = value.filter((b) => isObj(b) && typeof b.text === 'string').map((b) => (b as Obj).text).join('\n');
+      r.body = r.text;
+    }
+    return;
+  }
+  if (!isObj(value)) return;
+  // JSON-RPC response
+  if (value.jsonrpc === '2.0' || ('id' in value && ('result' in value || 'error' in value) && Object.keys(value).every((k) => RPC_KEYS.has(k)))) {
+    if (value.error !== undefined && value.error !== null) {
+      t.jsonRpcError = true;
+      return;
+    }
+    if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1);
+    return;
+  }
+  // MCP CallToolResult
+  if (Array.isArray(value.content) && Object.keys(value).every((k) => MCP_KEYS.has(k))) {
+    if (typeof value.isError === 'boolean') {
+      if (t.isError === undefined) t.isError = value.isError;
+    } else if (t.isError === undefined) t.errorFlagAbsent = true;
+    if (isObj(value.structuredContent)) unwrap(r, value.structuredContent, sub(at, 'structuredContent'), depth + 1);
+    else unwrap(r, value.content, sub(at, 'content'), depth + 1);
+    return;
+  }
+  // HTTP wrapper
+  const sk = HTTP_KEYS.find((k) => Number.isInteger(value[k]) && (value[k] as number) >= 100 && (value[k] as number) <= 599);
+  const bk = sk && BODY_KEYS.find((k) => k in value);
+  if (sk && bk) {
+    if (t.httpStatus === undefined) t.httpStatus = value[sk] as number;
+    unwrap(r, value[bk], sub(at, bk), depth + 1);
+    return;
+  }
+  // Exit-code wrapper: the object stays the body; its output is the text.
+  const ek = EXIT_KEYS.find((k) => Number.isInteger(value[k]));
+  if (ek) {
+    if (t.exitCode === undefined) t.exitCode = value[ek] as number;
+    const out = [value.stdout, value.output].find((s) => typeof s === 'string' && s.trim() !== '');
+    const text = out ?? (typeof value.stderr === 'string' ? value.stderr : undefined);
+    if (typeof text === 'string') r.text = text;
+  }
+}
+
+function firstNonBlank(s: string): string {
+  for (let i = 0; i < s.length && i < 64; i++) {
+    const c = s[i];
+    if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') return c;
+  }
+  return '';
+}
+
+// ---- what the transport said -------------------------------------------------------------------------------
+
+/** Tools that use exit code 1 for "no match" or "differs", when no contract says otherwise. */
+const NO_MATCH_TOOLS = new Set(['grep', 'rg', 'ripgrep', 'egrep', 'fgrep', 'diff', 'cmp', 'git_diff']);
+
+export function okExitCodesFor(tool: string | undefined, declared?: number[]): number[] {
+  if (declared) return declared;
+  return tool && NO_MATCH_TOOLS.has(tool.toLowerCase()) ? [0, 1] : [0];
+}
+
+export type TransportVerdict =
+  | { kind: 'failure'; said: string }
+  | { kind: 'success'; said: string }
+  | { kind: 'silent' };
+
+/** Failure if any transport signal says so (an honest failure); success if one affirmatively says success. */
+export function transportVerdict(r: ResultReading, okExitCodes: number[] = [0]): TransportVerdict {
+  const t = r.transport;
+  if (t.isError === true) return { kind: 'failure', said: 'is_error: true' };
+  if (t.spanStatus !== undefined && /^(error|status_code_error|2)$/i.test(t.spanStatus)) return { kind: 'failure', said: 'span status ERROR' };
+  if (t.jsonRpcError) return { kind: 'failure', said: 'a JSON-RPC error' };
+  if (t.httpStatus !== undefined && t.httpStatus >= 400) return { kind: 'failure', said: `HTTP ${t.httpStatus}` };
+  if (t.exitCode !== undefined && !okExitCodes.includes(t.exitCode)) return { kind: 'failure', said: `exit ${t.exitCode}` };
+  if (t.httpStatus !== undefined && t.httpStatus >= 200 && t.httpStatus < 300) return { kind: 'success', said: `HTTP ${t.httpStatus}` };
+  if (t.exitCode !== undefined) return { kind: 'success', said: `exit ${t.exitCode}` };
+  if (t.isError === false) return { kind: 'success', said: 'is_error: false' };
+  if (t.spanStatus !== undefined && /^(ok|unset|status_code_ok|status_code_unset|0|1)$/i.test(t.spanStatus)) return { kind: 'success', said: `span status ${t.spanStatus.replace(/^status_code_/i, '').toUpperCase()}` };
+  if (t.errorFlagAbsent) return { kind: 'success', said: 'no error flag (is_error absent)' };
+  return { kind: 'silent' };
+}
+
+// ---- what the body said -------------------------------------------------------------------------------------
+
+export interface BodyFailure {
+  /** e.g. `ok: false`, `error: "unknown_room"`. */
+  said: string;
+  /** True for the text heuristic ("Error:", "Traceback", "fatal:" at the start). */
+  heuristic?: boolean;
+}
+
+const FAILED_STATUS = /^(error|errored|failed|failure|fail)$/i;
+const ERROR_TEXT = /^\s*(Error:|ERROR:|error:|Traceback \(most recent call last\)|fatal:|Exception:|panic:)/;
+
+export function brief(v: unknown, max = 40): string {
+  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}
+
+/** A non-empty error value: a message, a code, an object with content (not null, false, "" or {}). */
+export function isSetError(v: unknown): boolean {
+  if (v === undefined || v === null || v === false || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isObj(v)) return Object.keys(v).length > 0;
+  return true;
+}
+
+/** What in the body says the call failed, if anything. */
+export function bodyFailure(r: ResultReading): BodyFailure | undefined {
+  const b = r.body;
+  if (isObj(b)) {
+    if (b.ok === false) return { said: 'ok: false' };
+    if (b.success === false) return { said: 'success: false' };
+    if (typeof b.status === 'string' && FAILED_STATUS.test(b.status)) return { said: `status: ${brief(b.status)}` };
+    if (isSetError(b.error)) return { said: `error: ${brief(b.error)}` };
+    if (Array.isArray(b.errors) && b.errors.length > 0) return { said: `errors: ${brief(b.errors)}` };
+  }
+  const text = r.text ?? (typeof b === 'string' ? b : undefined);
+  if (text !== undefined) {
+    const m = ERROR_TEXT.exec(text);
+    if (m) return { said: brief(text.trimStart().split('\n', 1)[0], 48), heuristic: true };
+  }
+  return undefined;
+}
+
+/** Did the call this result answers fail, by any signal (transport or body)? A failed call changed nothing. */
+export function resultFailed(result: ToolResult, okExitCodes: number[] = [0]): boolean {
+  const r = readResult(result);
+  return transportVerdict(r, okExitCodes).kind === 'failure' || bodyFailure(r) !== undefined;
+}
