@@ -9,6 +9,9 @@ import { codex } from './codex';
 import { httpCassette } from './http-cassette';
 import { mcp } from './mcp';
 import { stream } from './stream';
+import { openinference } from './openinference';
+import { otel } from './otel';
+import { langfuse } from './langfuse';
 
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCode,
@@ -16,6 +19,9 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   mcp,
   stream,
   httpCassette,
+  otel,
+  openinference,
+  langfuse,
   openaiResponses,
   anthropic,
   openaiChat,

@@ -2,7 +2,7 @@
 // items. Calls are `function_call` items with JSON-string `arguments`; results are `function_call_output`.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { isPlainObject, type SessionBuilder } from './builder';
+import { isPlainObject, type ArgsExpectation, type SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 
 type Obj = Record<string, unknown>;
@@ -17,8 +17,9 @@ function isCallItem(v: unknown): boolean {
   return isPlainObject(v) && (v.type === 'function_call' || v.type === 'function_call_output');
 }
 
-/** Read one Responses item. Consecutive function_call items are one turn. */
-export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
+/** Read one Responses item. Consecutive function_call items are one turn. `expect` is how arguments are sent
+ *  (exporters that decoded them already pass 'any'). */
+export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj, expect: ArgsExpectation = 'string'): void {
   if (item.type === 'function_call' && typeof item.name === 'string') {
     b.call({
       name: item.name,
@@ -27,7 +28,7 @@ export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, i
       namePath: ['name'],
       argsPath: ['arguments'],
       args: item.arguments,
-      expect: 'string',
+      expect,
     });
     return;
   }

@@ -1,0 +1,26 @@
+// OpenInference spans (Arize Phoenix exports, OpenInference-instrumented apps): a JSON array of spans
+// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`) or a single flat attribute map with
+// `openinference.span.kind` / `llm.*` / `tool.*` keys. Calls come from `llm.output_messages.N.message.tool_calls`,
+// executions from TOOL spans (`tool.name`, `tool.id`, `input.value`, `output.value`, span status), definitions
+// from `llm.tools.N.tool.json_schema`. Each trace id is a session. The reading itself is shared (spans.ts).
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import { arraySpans, byTrace, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, readTrace } from './spans';
+import { SessionSet } from './util';
+
+export const openinference: FormatAdapter = {
+  id: 'openinference',
+  claimsDocument(v) {
+    if (isSpanArray(v, hasOpenInference)) return true;
+    return isFlatAttributeMap(v) && hasOpenInference(Object.keys(v));
+  },
+  readDocument(doc, emit) {
+    if (!Array.isArray(doc.value)) {
+      singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
+      return;
+    }
+    const sessions = new SessionSet();
+    for (const [id, list] of byTrace(arraySpans(doc))) readTrace(sessions.get(id), list);
+    sessions.emitAll(emit);
+  },
+};

@@ -1,0 +1,28 @@
+// OpenTelemetry GenAI traces: OTLP JSON exports (`resourceSpans`, whatever conventions their attributes follow),
+// span arrays and flat attribute maps whose attributes follow the GenAI semantic conventions (`gen_ai.*`). Each
+// trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import { arraySpans, byTrace, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, otlpSpans, readTrace, type SpanRecord } from './spans';
+import { SessionSet } from './util';
+
+const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
+
+export const otel: FormatAdapter = {
+  id: 'otel',
+  claimsDocument(v) {
+    if (isOtlp(v)) return true;
+    if (isSpanArray(v, genAiOnly) && !isSpanArray(v, hasOpenInference)) return true;
+    return isFlatAttributeMap(v) && genAiOnly(Object.keys(v));
+  },
+  readDocument(doc, emit) {
+    if (isFlatAttributeMap(doc.value)) {
+      singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
+      return;
+    }
+    const spans: SpanRecord[] = isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc);
+    const sessions = new SessionSet();
+    for (const [id, list] of byTrace(spans)) readTrace(sessions.get(id), list);
+    sessions.emitAll(emit);
+  },
+};
