@@ -42,8 +42,8 @@ function renderFinding(md: vscode.MarkdownString, f: Finding, found: string): vo
   md.appendMarkdown(`$(shield) **Contract Guard** [\`${f.code}\`](${docsUri(f.code).toString(true)})`);
   if (meta?.title) md.appendMarkdown(` — ${escapeMd(meta.title)}`);
   md.appendMarkdown('\n\n');
-  md.appendMarkdown(escapeMd(f.message));
-  md.appendMarkdown('\n\n');
+  // the diagnostic's own hover already shows the message: add what it does not say
+
   if (found && f.code !== 'parse-error') {
     const shown = found.length > MAX_FOUND ? `${found.slice(0, MAX_FOUND)}…` : found;
     md.appendMarkdown('Found: ');

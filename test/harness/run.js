@@ -166,7 +166,7 @@ async function main() {
     'git.enabled': false,
     'git.openRepositoryInParentFolders': 'never',
     'chat.disableAIFeatures': true,
-    'workbench.colorTheme': 'Default Dark Modern',
+    'json.schemaDownload.enable': false,
     ...o.settings,
   };
   fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));

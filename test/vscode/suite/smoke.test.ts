@@ -6,3 +6,10 @@ describe('harness', () => {
     assert.match(vscode.version, /^1\.100\./);
   });
 });
+
+describe('harness settings', () => {
+  it('the user settings the harness writes are in effect', () => {
+    assert.strictEqual(vscode.workspace.getConfiguration('git').get('enabled'), false);
+    assert.strictEqual(vscode.workspace.getConfiguration('workbench').get('startupEditor'), 'none');
+  });
+});

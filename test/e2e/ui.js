@@ -1,0 +1,102 @@
+// UI test against the real workbench (run by test/harness/run.js --ui): open a trace, see the squiggles, hover
+// one and read its message, open Problems, run "Check Workspace Contracts" from the command palette.
+// Screenshots go to .test-output/screenshots/ — look at them.
+'use strict';
+const assert = require('node:assert');
+
+const TRACE = 'hours.calls.jsonl';
+
+async function quickOpen(page, text) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+  await page.locator('.quick-input-list .monaco-list-row.focused').waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+}
+
+module.exports = async function ui({ page, screenshot, log }) {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60000 });
+  log('workbench ready');
+
+  // 1. open a trace: squiggles on the exact tokens, the status bar item with its counts
+  await quickOpen(page, TRACE);
+  await page.locator(`.tab.active:has-text("${TRACE}")`).waitFor({ state: 'visible' });
+  const errors = page.locator('.monaco-editor .squiggly-error');
+  await errors.first().waitFor({ state: 'attached', timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('.monaco-editor .squiggly-error').length >= 5, null, { timeout: 20000 });
+  const status = page.locator('.statusbar-item:has-text("calls")');
+  await status.waitFor({ state: 'visible', timeout: 10000 });
+  const statusText = (await status.innerText()).replace(/\s+/g, ' ').trim();
+  log(`status bar: ${statusText}`);
+  assert.match(statusText, /6 calls/);
+  await screenshot('01-trace-squiggles');
+
+  // 2. hover the squiggle under `true` on line 3: the message, the value found, the contract excerpt
+  const lineTop = await page.locator('.monaco-editor .view-line').nth(2).boundingBox();
+  const boxes = [];
+  for (const sq of await errors.all()) {
+    const b = await sq.boundingBox();
+    if (b) boxes.push(b);
+  }
+  const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height);
+  assert.ok(onLine3, `a squiggle on line 3 (${boxes.length} squiggles)`);
+  await page.mouse.move(onLine3.x + onLine3.width / 2, onLine3.y + onLine3.height / 2);
+  const hover = page.locator('.monaco-hover-content:visible');
+  await hover.first().waitFor({ state: 'visible', timeout: 10000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover-content')].some((e) => /Contract of/.test(e.textContent ?? '')), null, { timeout: 10000 });
+  const hoverText = (await hover.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
+  log(`hover: ${hoverText.slice(0, 200)}`);
+  assert.match(hoverText, /weekday wanted integer, got boolean true/);
+  assert.match(hoverText, /type-drift/);
+  assert.match(hoverText, /Contract of get_hours, argument weekday/);
+  assert.match(hoverText, /fixtures\/contracts\/hours\.contract\.json/);
+  await screenshot('02-hover');
+  await page.mouse.move(5, 5);
+  await page.keyboard.press('Escape');
+
+  // 3. the Problems panel lists them, with source and code
+  await page.keyboard.press('Control+Shift+M');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll('.markers-panel .monaco-list-row').length >= 6, null, { timeout: 10000 });
+  const problems = (await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ');
+  assert.match(problems, /weekday wanted integer, got string "2"/);
+  assert.match(problems, /Contract Guard/);
+  assert.match(problems, /type-drift/);
+  assert.doesNotMatch(problems, /rooms\.openai-chat\.json/, 'unopened traces are not listed before the workspace check');
+  await screenshot('03-problems');
+
+  // 4. the command palette runs Check Workspace Contracts: a summary notification, and the unopened traces in Problems
+  await quickOpen(page, '>Check Workspace Contracts');
+  const toast = page.locator('.notifications-toasts .notification-toast:has-text("calls in")');
+  await toast.waitFor({ state: 'visible', timeout: 30000 });
+  const toastText = (await toast.innerText()).replace(/\s+/g, ' ');
+  log(`notification: ${toastText}`);
+  assert.match(toastText, /Contract Guard: \d+ calls in \d+ traces: \d+ errors?, \d+ warnings?/);
+  assert.match(toastText, /Show First Problem/);
+  await screenshot('04-workspace-check');
+  // unopened traces are now in Problems: filter the (virtualised) list down to one of them
+  const filter = page.locator('.part.panel input[placeholder^="Filter"]');
+  await filter.fill('rooms.openai-chat');
+  const roomsRows = page.locator('.markers-panel .monaco-list-row:has-text("room_id wanted one of")');
+  await roomsRows.first().waitFor({ state: 'visible', timeout: 10000 });
+  const filtered = (await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ');
+  assert.match(filtered, /rooms\.openai-chat\.json/);
+  assert.match(filtered, /book_room is missing minutes \(required\)/);
+  await screenshot('05-problems-unopened-trace');
+  await filter.fill('');
+
+  // 5. plain JSON: package.json opens with nothing from Contract Guard (the JSON language server may have its own
+  //    opinions about it) and without the status bar item
+  await quickOpen(page, 'package.json');
+  await page.locator('.tab.active:has-text("package.json")').waitFor({ state: 'visible' });
+  await page.waitForTimeout(1500);
+  await filter.fill('package.json');
+  await page.waitForTimeout(500);
+  const pkgProblems = (await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ');
+  assert.doesNotMatch(pkgProblems, /Contract Guard/, 'no Contract Guard problems in package.json');
+  assert.strictEqual(await page.locator('.statusbar-item:has-text("calls")').count(), 0, 'no status bar item for package.json');
+  await screenshot('06-package-json');
+};
