@@ -194,7 +194,7 @@ export function transportVerdict(r: ResultReading, okExitCodes: number[] = [0]):
   if (t.exitCode !== undefined) return { kind: 'success', said: `exit ${t.exitCode}` };
   if (t.isError === false) return { kind: 'success', said: 'is_error: false' };
   if (t.spanStatus !== undefined && /^(ok|unset|status_code_ok|status_code_unset|0|1)$/i.test(t.spanStatus)) return { kind: 'success', said: `span status ${t.spanStatus.replace(/^status_code_/i, '').toUpperCase()}` };
-  if (t.errorFlagAbsent) return { kind: 'success', said: 'no error flag (is_error absent)' };
+  if (t.errorFlagAbsent) return { kind: 'success', said: 'is_error absent' };
   return { kind: 'silent' };
 }
 

@@ -28,7 +28,7 @@ export const statusTheater: Check = {
   severity: 'warning',
   title: 'Transport says success while the body says failure, or a malformed result envelope',
   description: 'A result whose transport says success (HTTP 2xx, an exit code the tool counts as success, `is_error`/`isError` false or absent, an OTel span status OK or unset) while its body says failure (`ok: false`, `success: false`, a non-empty `error`, `status: "error"`/`"failed"`, or — a heuristic, said so in the message — text that starts like an error: `Error:`, `Traceback`, `fatal:`). Also the envelope rules of the seeds, where the contract declares `envelope: true` or the body carries `ok` with `error` or `result`: all three keys present, `ok: true` with a non-null `error` is a conflict, `ok: false` still carrying a `result` is a conflict. Honest failures (`is_error: true`, a span with status ERROR, a JSON-RPC error, HTTP 4xx/5xx, an exit code not in the tool\'s `okExitCodes`) are never theater. Results that are strings holding JSON are read as JSON; `{status, body}` wrappers are transport plus body.',
-  example: { input: '{"status": 200, "body": {"ok": false, "error": "index locked", "result": null}}', message: 'run_tests: HTTP 200 says success but the body says ok: false' },
+  example: { input: '{"status": 200, "body": {"ok": false, "error": "index locked", "result": null}}', message: 'run_tests: transport says success (HTTP 200) but the body says ok: false' },
   run(ctx) {
     const { results } = ctx.session;
     if (results.length === 0) return;
@@ -49,8 +49,8 @@ export const statusTheater: Check = {
       const failure = bodyFailure(reading);
       if (!failure) return;
       const message = failure.heuristic
-        ? `${who}${verdict.said} says success but the text starts like an error (heuristic): ${failure.said}`
-        : `${who}${verdict.said} says success but the body says ${failure.said}`;
+        ? `${who}transport says success (${verdict.said}) but the text starts like an error (heuristic): ${failure.said}`
+        : `${who}transport says success (${verdict.said}) but the body says ${failure.said}`;
       ctx.report({ code: 'status-theater', message, at: result.at, call });
     });
   },
