@@ -2,10 +2,12 @@
 // whole (a JSON document cannot be checked before its end).
 import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { checkBytes } from '../core/bytes';
 import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
 import { LineIndex } from '../core/parse/reader';
 
 const JSONL = /\.(jsonl|ndjson|jsonlines)$/i;
+const CONTAINER = /\.eval$/i;
 
 export interface CheckedFile {
   result: FileResult;
@@ -13,6 +15,11 @@ export interface CheckedFile {
 }
 
 export async function checkFile(file: string, options: CheckOptions): Promise<CheckedFile> {
+  if (CONTAINER.test(file)) {
+    // A zip container (Inspect AI .eval): positions refer to the JSON text its members make.
+    const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
+    return { result, index: LineIndex.of(result.text) };
+  }
   if (!JSONL.test(file)) {
     const text = await fs.readFile(file, 'utf8');
     const checker = new TraceChecker({ ...options, fileName: file });

@@ -12,6 +12,7 @@ import { stream } from './stream';
 import { openinference } from './openinference';
 import { otel } from './otel';
 import { langfuse } from './langfuse';
+import { inspect } from './inspect';
 
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCode,
@@ -22,6 +23,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   otel,
   openinference,
   langfuse,
+  inspect,
   openaiResponses,
   anthropic,
   openaiChat,
