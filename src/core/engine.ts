@@ -19,6 +19,8 @@ export interface CheckOptions {
   profile?: Profile;
   /** Per-code severity, or 'off' to drop the code. */
   severity?: SeverityOverrides;
+  /** Tools whose repeats are expected (clocks, polls, random sources), besides those a contract marks `volatile`. */
+  volatileTools?: string[];
   /** Keep the sessions (with their sources) in the result, for views that show calls (the decision table). */
   keepModel?: boolean;
 }
@@ -40,6 +42,7 @@ export interface FileResult {
 export class TraceChecker {
   private readonly contracts: ContractSet;
   private readonly profile: Profile;
+  private readonly volatileTools: ReadonlySet<string>;
   private readonly findings: Finding[] = [];
   private readonly lineStates = new Map<FormatAdapter, LineState>();
   /** The sessions a line format opened by name, in order of first use (absent: just `builder`). */
@@ -53,6 +56,7 @@ export class TraceChecker {
   constructor(private readonly options: CheckOptions = {}) {
     this.contracts = options.contracts ?? emptyContracts();
     this.profile = options.profile ?? 'strict';
+    this.volatileTools = new Set(options.volatileTools ?? []);
   }
 
   /** One JSONL line. `base` is the offset of its first character in the file. */
@@ -193,7 +197,7 @@ export class TraceChecker {
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
     const pending: PendingFinding[] = [];
-    const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f));
+    const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools);
     for (const check of CHECKS) check.run(ctx);
     for (const p of pending) this.emit(p, index);
     if (this.options.keepModel) this.model.push({ format, session });

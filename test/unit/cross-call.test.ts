@@ -352,6 +352,14 @@ for (const format of FORMATS) {
 }
 
 describe('cross-call checks on a whole-document Anthropic request and a calls log', () => {
+  it('the volatileTools option exempts a tool no contract describes', () => {
+    const lines = render('anthropic', [call('t1', 'now'), result('t1', '10:00'), call('t2', 'now'), result('t2', '10:01')]);
+    const text = lines.join('\n');
+    const codes = (volatileTools?: string[]) => checkText(text, { fileName: 't.jsonl', volatileTools }).findings.map((f) => f.code).filter((c) => CROSS.has(c));
+    assert.deepEqual(codes(), ['duplicate-fingerprint']);
+    assert.deepEqual(codes(['now']), []);
+  });
+
   it('a log of calls with no results at all says nothing about orphans', () => {
     const lines = [JSON.stringify({ name: 'get_hours', arguments: { building: 'Killam', weekday: 2 } }), JSON.stringify({ name: 'get_hours', arguments: { building: 'Killam', weekday: 3 } })];
     assert.deepEqual(check(lines, undefined, 'calls.jsonl'), []);

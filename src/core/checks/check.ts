@@ -51,6 +51,8 @@ export class SessionContext {
     readonly contracts: ContractSet,
     readonly profile: Profile,
     readonly report: (f: PendingFinding) => void,
+    /** Tools whose repeats are expected whatever their contract says (the `volatileTools` setting). */
+    readonly volatileTools: ReadonlySet<string> = new Set(),
   ) {
     for (const t of session.tools) {
       if (!this.embedded.has(t.name)) this.embedded.set(t.name, { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
@@ -63,6 +65,11 @@ export class SessionContext {
     if (ws) return { contract: ws, source: 'workspace' };
     const emb = this.embedded.get(name);
     return emb ? { contract: emb, source: 'embedded' } : undefined;
+  }
+
+  /** Repeats of this tool are expected: its contract says `volatile`, or the settings list it. */
+  isVolatile(name: string): boolean {
+    return this.volatileTools.has(name) || this.contractFor(name)?.contract.volatile === true;
   }
 
   effectiveArgs(call: ToolCall): EffectiveArgs {

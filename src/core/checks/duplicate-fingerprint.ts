@@ -17,7 +17,7 @@ export const duplicateFingerprint: Check = {
   code: 'duplicate-fingerprint',
   severity: 'warning',
   title: 'The same call again, with nothing changed in between',
-  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Exempt: tools a contract marks `volatile` (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
+  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Exempt: tools a contract marks `volatile` or the `contractGuard.volatileTools` setting lists (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
   example: { input: 'search_repo {"q": "flaky test"} in turns 2, 3 and 4, no write in between', message: 'search_repo called 3× with the same arguments and nothing changed in between; same result each time' },
   run(ctx) {
     const calls = ctx.session.calls;
@@ -35,7 +35,7 @@ export const duplicateFingerprint: Check = {
       } else {
         prev.count++;
         const first = calls[prev.first];
-        if (contract?.volatile !== true && call.turn !== first.turn) {
+        if (!ctx.isVolatile(call.name) && call.turn !== first.turn) {
           ctx.report({
             code: 'duplicate-fingerprint',
             message: `${call.name} called ${prev.count}× with the same arguments and nothing changed in between; ${compareResults(prev.first, call.index)}`,
