@@ -13,6 +13,10 @@ import { openinference } from './openinference';
 import { otel } from './otel';
 import { langfuse } from './langfuse';
 import { inspect } from './inspect';
+import { miniSweAgent } from './mini-swe-agent';
+import { openhands } from './openhands';
+import { sweAgent } from './swe-agent';
+import { tauBench } from './tau-bench';
 
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCode,
@@ -24,6 +28,10 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   openinference,
   langfuse,
   inspect,
+  sweAgent,
+  openhands,
+  tauBench,
+  miniSweAgent,
   openaiResponses,
   anthropic,
   openaiChat,

@@ -3,6 +3,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
+import { isMiniSweTrajectory } from './mini-swe-agent';
 import type { Doc, JsonPath } from '../parse/doc';
 
 type Obj = Record<string, unknown>;
@@ -96,7 +97,7 @@ export const openaiChat: FormatAdapter = {
       return v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
     }
     const list = messagesOf(v);
-    if (!list || list.length === 0 || !list.every(isChatMessage)) return false;
+    if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v)) return false;
     // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
     return hasChatToolTraffic(list) || !list.some((m) => Array.isArray((m as Obj).content) && (m.content as unknown[]).some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
   },

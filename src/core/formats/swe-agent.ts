@@ -1,0 +1,66 @@
+// SWE-agent trajectories (`.traj`): `{history: [...], trajectory, info}`. `history` holds OpenAI-style messages
+// plus SWE-agent's own keys (`agent`, `message_type`, `thought`, `action`). With function calling, assistant
+// `tool_calls` are the calls (read by the Chat adapter's reader) and `role: "tool"` messages answer them through
+// `tool_call_ids` (a list) or `tool_call_id`. Without it (text actions), the assistant's `action` is a command
+// line: the tool is its first word, the rest is free-form input, and the next observation answers it.
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import type { SessionBuilder } from './builder';
+import { readChatMessage } from './openai-chat';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, str, type Obj } from './util';
+
+function isTrajectory(v: unknown): v is { history: Obj[] } & Obj {
+  if (!isPlainObject(v) || !Array.isArray(v.history) || v.history.length === 0) return false;
+  if (!v.history.every((m) => isPlainObject(m) && typeof m.role === 'string')) return false;
+  return 'trajectory' in v || 'info' in v || v.history.some((m) => 'agent' in (m as Obj) || 'message_type' in (m as Obj) || 'action' in (m as Obj));
+}
+
+/** A text action's tool and its free-form input: `open "x.py" 12` -> open, `"x.py" 12`. */
+function splitAction(action: string): { name: string; rest: string } | undefined {
+  const m = /^\s*(\S+)[ \t]*([\s\S]*?)\s*$/.exec(action);
+  return m ? { name: m[1], rest: m[2] } : undefined;
+}
+
+function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]): void {
+  let waiting: number | undefined; // a text action still waiting for its observation
+  history.forEach((m, i) => {
+    const path = [...base, i];
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+      readChatMessage(b, doc, path, m);
+      waiting = undefined;
+      return;
+    }
+    if (m.role === 'assistant' && typeof m.action === 'string') {
+      const a = splitAction(m.action);
+      if (a) {
+        const call = b.call({ name: a.name, at: { doc, path }, namePath: ['action'], argsPath: ['action'], args: a.rest, expect: 'any', freeform: true }, b.newTurn());
+        waiting = call.index;
+      }
+      return;
+    }
+    if (m.role === 'tool') {
+      const ids = Array.isArray(m.tool_call_ids) ? m.tool_call_ids.filter((x): x is string => typeof x === 'string') : [];
+      if (ids.length === 0) readChatMessage(b, doc, path, m);
+      for (const id of ids) b.result({ at: { doc, path }, callId: id, payload: m.content, payloadPath: ['content'] });
+      b.breakTurn();
+      return;
+    }
+    if (m.role === 'user' && waiting !== undefined) {
+      b.result({ at: { doc, path }, callIndex: waiting, payload: m.content, payloadPath: ['content'] });
+      waiting = undefined;
+    }
+    b.breakTurn();
+  });
+}
+
+export const sweAgent: FormatAdapter = {
+  id: 'swe-agent',
+  claimsDocument(v) {
+    return isTrajectory(v);
+  },
+  readDocument(doc, emit) {
+    const v = doc.value as { history: Obj[] } & Obj;
+    singleSession((b) => readHistory(b, doc, ['history'], v.history), emit, str(isPlainObject(v.environment) ? undefined : v.environment));
+  },
+};
