@@ -42,7 +42,8 @@ export async function findTraceFiles(paths: string[], exclude: Set<string>): Pro
 
 export async function findContractFiles(paths: string[]): Promise<string[]> {
   const out: string[] = [];
-  for (const p of paths) await walk(p, (f) => CONTRACT_EXT.test(f), out);
+  // A frozen fixture (*.fixture.json) is not a contract, even inside a folder of contracts.
+  for (const p of paths) await walk(p, (f) => CONTRACT_EXT.test(f) && !/\.fixture\.json$/i.test(f), out);
   return [...new Set(out.map((f) => path.resolve(f)))];
 }
 

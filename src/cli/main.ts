@@ -1,19 +1,19 @@
 // contract-guard: the command-line twin of the extension. `check` holds every tool call in the given traces to
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
-import { promises as fs } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadContracts } from '../core/contracts/load';
-import { emptyContracts } from '../core/contracts/types';
 import type { Profile } from '../core/contracts/compile';
-import { LineIndex } from '../core/parse/reader';
 import { buildReport, hasFindingsAtOrAbove, reportFile, type ReportFile } from '../core/report/model';
 import { renderJson } from '../core/report/json';
 import { renderSarif } from '../core/report/sarif';
 import { renderText } from '../core/report/text';
 import type { Severity } from '../core/model';
-import { displayPath, findContractFiles, findTraceFiles, UsageError } from './files';
+import { loadContractPaths } from './contracts';
+import { displayPath, findTraceFiles, UsageError } from './files';
 import { checkFile } from './stream';
+import { freezeCommand } from './freeze';
+import { replayCommand } from './replay';
+import { serveCommand } from './serve';
 
 const VERSION = '0.1.0';
 
@@ -23,7 +23,9 @@ const USAGE = `usage: contract-guard check [paths...] [--contracts PATH]... [--f
 Checks every tool call in the trace files under PATHS (files or folders; default: .) against the contracts
 given with --contracts (contract files or folders) and the tool definitions recorded in the traces.
 
-Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.`;
+Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
+
+Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -51,19 +53,7 @@ async function check(argv: string[]): Promise<number> {
   const profile = oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict');
   const failOn = oneOf<Severity | 'never'>('fail-on', values['fail-on'], ['error', 'warning', 'info', 'never'] as const, 'error');
 
-  const contractPaths = await findContractFiles(values.contracts ?? []);
-  let contracts = emptyContracts();
-  if (contractPaths.length) {
-    const files = await Promise.all(contractPaths.map(async (p) => ({ path: displayPath(p), text: await fs.readFile(p, 'utf8') })));
-    const loaded = loadContracts(files, profile);
-    if (loaded.findings.length) {
-      const f = loaded.findings[0];
-      const text = files.find((x) => x.path === f.path)!.text;
-      const pos = LineIndex.of(text).position(f.finding.span.start);
-      throw new UsageError(`${f.path}:${pos.line}:${pos.column}: contract error at ${f.pointer || '(root)'}: ${f.finding.message}`);
-    }
-    contracts = loaded.contracts;
-  }
+  const { contracts, paths: contractPaths } = await loadContractPaths(values.contracts ?? [], profile);
 
   const traces = await findTraceFiles(positionals.length ? positionals : ['.'], new Set(contractPaths));
   const reported: ReportFile[] = [];
@@ -92,6 +82,9 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'check') return check(rest);
+  if (command === 'freeze') return freezeCommand(rest);
+  if (command === 'replay') return replayCommand(rest);
+  if (command === 'serve') return serveCommand(rest);
   throw new UsageError(`unknown command ${command}; try: contract-guard check --help`);
 }
 

@@ -1,0 +1,28 @@
+// Loading the contracts named by --contracts (files or folders), for every command that needs them.
+// A broken contract file is a usage error: one line with where and why.
+import { promises as fs } from 'node:fs';
+import type { Profile } from '../core/contracts/compile';
+import { loadContracts } from '../core/contracts/load';
+import { emptyContracts, type ContractSet } from '../core/contracts/types';
+import { LineIndex } from '../core/parse/reader';
+import { displayPath, findContractFiles, UsageError } from './files';
+
+export interface LoadedContractFiles {
+  contracts: ContractSet;
+  /** Absolute paths of the contract files (so trace walking can leave them out). */
+  paths: string[];
+}
+
+export async function loadContractPaths(given: string[], profile: Profile): Promise<LoadedContractFiles> {
+  const paths = await findContractFiles(given);
+  if (!paths.length) return { contracts: emptyContracts(), paths };
+  const files = await Promise.all(paths.map(async (p) => ({ path: displayPath(p), text: await fs.readFile(p, 'utf8') })));
+  const loaded = loadContracts(files, profile);
+  if (loaded.findings.length) {
+    const f = loaded.findings[0];
+    const text = files.find((x) => x.path === f.path)!.text;
+    const pos = LineIndex.of(text).position(f.finding.span.start);
+    throw new UsageError(`${f.path}:${pos.line}:${pos.column}: contract error at ${f.pointer || '(root)'}: ${f.finding.message}`);
+  }
+  return { contracts: loaded.contracts, paths };
+}
