@@ -46,6 +46,12 @@ const CHECKED: Record<string, string> = {
   'openai-chat/vai-alibaba-qwen3-tool-call.chunks.jsonl': 'one streamed weather call, no result',
 };
 
+/** Guarded findings that are true, with why (a person reading the file would report them too). */
+const TRUE_FINDINGS: Record<string, string> = {
+  'swe-agent/pydicom-1458_textaction.traj: duplicate-fingerprint edit called 2× with the same arguments and nothing changed in between; same result each time':
+    'history[15] and history[17] are the same `edit 287:295` text action, both answered "Your proposed edit has introduced new syntax error(s)": a verbatim retry after a failure, the stuck loop',
+};
+
 function walk(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
@@ -59,7 +65,8 @@ describe('checks across calls on the real corpus', { skip: !existsSync(CORPUS) &
       const rel = path.relative(CORPUS, file).split(path.sep).join('/');
       const text = readFileSync(file, 'utf8');
       for (const f of checkText(text, { fileName: file }).findings) {
-        if (GUARDED.has(f.code)) wrong.push(`${rel}: ${f.code} ${f.message}`);
+        const line = `${rel}: ${f.code} ${f.message}`;
+        if (GUARDED.has(f.code) && !(line in TRUE_FINDINGS)) wrong.push(line);
       }
     }
     assert.deepEqual(wrong, []);
