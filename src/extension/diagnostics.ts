@@ -14,28 +14,16 @@ export type CheckResult = FileResult;
 /** Above this size a live check keeps no model (hovers then show findings without the contract excerpt). */
 const MODEL_LIMIT = 8 * 1024 * 1024;
 
-/** With the `volatileTools` setting: those tools' contracts say repeats are expected. */
-function withVolatile(contracts: ContractSet, volatile: string[]): ContractSet {
-  if (!volatile.length) return contracts;
-  const tools = new Map(contracts.tools);
-  for (const name of volatile) {
-    const c = tools.get(name);
-    if (c && !c.volatile) tools.set(name, { ...c, volatile: true });
-  }
-  return { ...contracts, tools };
-}
-
 /** The one place the extension calls the core's checker. */
 export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
   const settings = readSettings(uri);
   return checkText(text, {
     fileName: vscode.workspace.asRelativePath(uri),
-    contracts: withVolatile(contracts, settings.volatileTools),
+    contracts,
     profile: settings.profile,
     keepModel: keepModel && text.length <= MODEL_LIMIT,
-    // forwarded for cores that take the setting directly
     volatileTools: settings.volatileTools,
-  } as Parameters<typeof checkText>[1]);
+  });
 }
 
 export interface TraceState {

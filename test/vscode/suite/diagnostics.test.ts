@@ -174,6 +174,21 @@ describe('live diagnostics', () => {
     await waitFor('defaults back', () => argDiagnostics(uri).length === 5);
   });
 
+  it('exempts the volatileTools setting’s tools from duplicate-fingerprint', async () => {
+    const editor = await openChecked(cg, HOURS);
+    const uri = editor.document.uri;
+    const dupes = () => ours(uri).filter((d) => codeOf(d) === 'duplicate-fingerprint');
+    assert.ok(dupes().length > 0, 'hours.calls.jsonl repeats a get_hours call');
+    try {
+      await setSetting('contractGuard.volatileTools', ['get_hours']);
+      await waitFor('duplicate-fingerprint to go', () => dupes().length === 0);
+      assert.strictEqual(argDiagnostics(uri).length, 5, 'the other findings stay');
+    } finally {
+      await setSetting('contractGuard.volatileTools', undefined);
+    }
+    await waitFor('duplicate-fingerprint back', () => dupes().length > 0);
+  });
+
   it('shows the active trace’s counts in the status bar', async () => {
     const editor = await openChecked(cg, HOURS);
     const count = (s: vscode.DiagnosticSeverity) => ours(editor.document.uri).filter((d) => d.severity === s).length;
