@@ -7,7 +7,7 @@ import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import { readResponsesItem } from './openai-responses';
 import type { ToolResult } from '../model';
-import type { Doc } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonIn, num, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted']);
@@ -36,6 +36,13 @@ function metadataExitCode(output: unknown): number | undefined {
   return isPlainObject(v) && isPlainObject(v.metadata) ? num(v.metadata.exit_code) : undefined;
 }
 
+/** A Responses `custom_tool_call`: its `input` is free-form text (a grammar's language, e.g. a patch), not JSON. */
+export function readCustomToolCall(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
+  if (typeof item.name !== 'string') return;
+  b.call({ name: item.name, id: str(item.call_id) ?? str(item.id), at: { doc, path }, namePath: ['name'], argsPath: ['input'],
+    args: item.input, expect: 'any', freeform: typeof item.input === 'string' });
+}
+
 function readItem(b: SessionBuilder, doc: Doc, item: Obj, memo: CodexMemo): void {
   const path = ['payload'];
   const callId = str(item.call_id);
@@ -44,9 +51,7 @@ function readItem(b: SessionBuilder, doc: Doc, item: Obj, memo: CodexMemo): void
       readResponsesItem(b, doc, path, item);
       return;
     case 'custom_tool_call':
-      if (typeof item.name !== 'string') return;
-      b.call({ name: item.name, id: callId ?? str(item.id), at: { doc, path }, namePath: ['name'], argsPath: ['input'],
-        args: item.input, expect: 'any', freeform: typeof item.input === 'string' });
+      readCustomToolCall(b, doc, path, item);
       return;
     case 'local_shell_call':
       b.call({ name: 'local_shell_call', id: callId ?? str(item.id), at: { doc, path }, namePath: ['type'], argsPath: ['action'],

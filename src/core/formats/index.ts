@@ -17,6 +17,11 @@ import { miniSweAgent } from './mini-swe-agent';
 import { openhands } from './openhands';
 import { sweAgent } from './swe-agent';
 import { tauBench } from './tau-bench';
+import { anthropicManaged } from './anthropic-managed';
+import { bfcl } from './bfcl';
+import { kiro } from './kiro';
+import { langsmith } from './langsmith';
+import { openaiAgents } from './openai-agents';
 
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCode,
@@ -32,6 +37,11 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   openhands,
   tauBench,
   miniSweAgent,
+  openaiAgents,
+  kiro,
+  langsmith,
+  anthropicManaged,
+  bfcl,
   openaiResponses,
   anthropic,
   openaiChat,

@@ -13,7 +13,7 @@ import { readResponsesItem, readResponsesTools } from './openai-responses';
 import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type SpanRecord } from './spans';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { byTime, isPlainObject, jsonIn, SessionSet, str, type Located, type Obj } from './util';
+import { byTime, isPlainObject, jsonIn, SessionSet, str, unansweredByName, type Located, type Obj } from './util';
 
 function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
   return isPlainObject(v) && isPlainObject(v.trace) && Array.isArray(v.observations)
@@ -80,12 +80,6 @@ function readResponsesToolsOnce(b: SessionBuilder, out: Located, tools: unknown,
   }
 }
 
-/** The earliest call named `name` that no result answers yet. */
-function unansweredByName(t: TraceCalls, name: string): number | undefined {
-  const answered = new Set(t.b.session.results.map((r) => r.callIndex ?? r.callId));
-  return t.b.session.calls.findIndex((c, i) => c.name === name && !answered.has(i) && !(c.id !== undefined && answered.has(c.id)));
-}
-
 function readTool(t: TraceCalls, doc: Doc, ob: Observation): void {
   const o = ob.o;
   const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name') ?? str(o.name)?.replace(/^running tool: /, '');
@@ -99,8 +93,8 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation): void {
     if (output) t.b.session.results[t.b.session.results.length - 1].payloadAt = resultAt;
     return;
   }
-  const byName = id === undefined ? unansweredByName(t, name) : -1;
-  if (byName !== undefined && byName >= 0) {
+  const byName = id === undefined ? unansweredByName(t.b, name) : undefined;
+  if (byName !== undefined) {
     const call = t.b.session.calls[byName];
     t.b.result({ at: { doc, path: ob.path }, callId: call.id, callIndex: call.id === undefined ? byName : undefined, payload: output?.value,
       payloadPath: output ? [] : undefined, transport });

@@ -83,7 +83,13 @@ export function readChatTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools
 function messagesOf(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
   if (isPlainObject(v) && Array.isArray(v.messages)) return v.messages;
+  if (isPlainObject(v) && isPlainObject(v.conversation) && Array.isArray(v.conversation.messages)) return v.conversation.messages; // app exports
   return undefined;
+}
+
+function messagesPath(v: unknown): JsonPath {
+  if (Array.isArray(v)) return [];
+  return isPlainObject(v) && Array.isArray(v.messages) ? ['messages'] : ['conversation', 'messages'];
 }
 
 function hasChatToolTraffic(list: unknown[]): boolean {
@@ -116,7 +122,8 @@ export const openaiChat: FormatAdapter = {
         readChatTools(b, doc, ['functions'], v.functions);
       }
       const list = messagesOf(v) ?? [];
-      list.forEach((m, i) => readChatMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+      const base = messagesPath(v);
+      list.forEach((m, i) => readChatMessage(b, doc, [...base, i], m as Obj));
     }, emit);
   },
   claimsLine(v) {
