@@ -5,9 +5,9 @@
 // output's `metadata.exit_code`. Unknown record types are skipped.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
-import { readResponsesItem } from './openai-responses';
+import { readCustomToolCall, readResponsesItem } from './openai-responses';
 import type { ToolResult } from '../model';
-import type { Doc, JsonPath } from '../parse/doc';
+import type { Doc } from '../parse/doc';
 import { isPlainObject, jsonIn, num, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted']);
@@ -34,13 +34,6 @@ function applyExitCode(b: SessionBuilder, callId: string, code: number): void {
 function metadataExitCode(output: unknown): number | undefined {
   const v = jsonIn({ text: '', base: 0, value: null }, [], output).value;
   return isPlainObject(v) && isPlainObject(v.metadata) ? num(v.metadata.exit_code) : undefined;
-}
-
-/** A Responses `custom_tool_call`: its `input` is free-form text (a grammar's language, e.g. a patch), not JSON. */
-export function readCustomToolCall(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
-  if (typeof item.name !== 'string') return;
-  b.call({ name: item.name, id: str(item.call_id) ?? str(item.id), at: { doc, path }, namePath: ['name'], argsPath: ['input'],
-    args: item.input, expect: 'any', freeform: typeof item.input === 'string' });
 }
 
 function readItem(b: SessionBuilder, doc: Doc, item: Obj, memo: CodexMemo): void {

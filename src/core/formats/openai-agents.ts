@@ -6,8 +6,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
-import { readCustomToolCall } from './codex';
-import { readResponsesItem } from './openai-responses';
+import { readCustomToolCall, readResponsesItem } from './openai-responses';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj } from './util';
 

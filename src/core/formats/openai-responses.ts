@@ -7,14 +7,15 @@ import type { Doc, JsonPath } from '../parse/doc';
 
 type Obj = Record<string, unknown>;
 
-const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning']);
+const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'mcp_call', 'mcp_list_tools']);
+const CALL_ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'mcp_call']);
 
 function isItem(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.type === 'string' && ITEM_TYPES.has(v.type);
 }
 
 function isCallItem(v: unknown): boolean {
-  return isPlainObject(v) && (v.type === 'function_call' || v.type === 'function_call_output');
+  return isPlainObject(v) && CALL_ITEMS.has(v.type as string);
 }
 
 /** Read one Responses item. Consecutive function_call items are one turn. `expect` is how arguments are sent
@@ -32,7 +33,29 @@ export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, i
     });
     return;
   }
-  if (item.type === 'function_call_output') {
+  if (item.type === 'custom_tool_call') {
+    readCustomToolCall(b, doc, path, item);
+    return;
+  }
+  if (item.type === 'mcp_call' && typeof item.name === 'string') {
+    // A hosted MCP call: the call and its result (`output`, or `error`) are one item, with no call_id.
+    const id = typeof item.id === 'string' ? item.id : undefined;
+    b.call({ name: item.name, id, at: { doc, path }, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
+    const failed = item.error !== undefined && item.error !== null;
+    if ('output' in item || failed) {
+      b.result({ at: { doc, path }, callId: id, payload: failed ? item.error : item.output, payloadPath: [failed ? 'error' : 'output'],
+        transport: 'error' in item ? { isError: failed } : {} });
+    }
+    b.breakTurn();
+    return;
+  }
+  if (item.type === 'mcp_list_tools' && Array.isArray(item.tools)) {
+    item.tools.forEach((t, i) => {
+      if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, 'tools', i] });
+    });
+    return;
+  }
+  if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
     b.result({ at: { doc, path }, callId: typeof item.call_id === 'string' ? item.call_id : undefined,
       payload: item.output, payloadPath: ['output'] });
   }
@@ -82,3 +105,10 @@ export const openaiResponses: FormatAdapter = {
     readResponsesItem(state.builder, doc, [], doc.value as Obj);
   },
 };
+
+/** A `custom_tool_call`: its `input` is free-form text (a grammar's language, e.g. a patch), not JSON. */
+export function readCustomToolCall(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
+  if (typeof item.name !== 'string') return;
+  b.call({ name: item.name, id: typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined,
+    at: { doc, path }, namePath: ['name'], argsPath: ['input'], args: item.input, expect: 'any', freeform: typeof item.input === 'string' });
+}
