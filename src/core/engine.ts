@@ -198,8 +198,16 @@ export class TraceChecker {
     this.count(format, session.calls.length);
     const pending: PendingFinding[] = [];
     const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools);
-    for (const check of CHECKS) check.run(ctx);
-    for (const p of pending) this.emit(p, index);
+    try {
+      for (const check of CHECKS) check.run(ctx);
+      for (const p of pending) this.emit(p, index);
+    } catch (e) {
+      // Values nested absurdly deep overflow recursive validators and printers: one finding, not a crash.
+      if (!(e instanceof RangeError)) throw e;
+      const first = session.calls[0]?.at ?? session.results[0]?.at;
+      const start = first ? first.doc.base : 0;
+      this.addParseError(start, start + 1, 'nested too deeply to check');
+    }
     if (this.options.keepModel) this.model.push({ format, session });
   }
 

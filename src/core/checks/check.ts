@@ -89,7 +89,9 @@ export class SessionContext {
     if (!f) {
       const resolved = this.contractFor(call.name);
       const eff = this.effectiveArgs(call);
-      f = resolved?.contract.arguments === undefined || eff.args === undefined
+      // Arguments that are not an object already have their one finding (arguments-encoding).
+      const checkable = eff.args !== undefined && eff.encoding !== 'non-object' && eff.encoding !== 'invalid';
+      f = resolved?.contract.arguments === undefined || !checkable
         ? []
         : validateArguments(resolved.contract.arguments, eff.args, this.profile, eff.doc, eff.path);
       this.faults.set(call, f);

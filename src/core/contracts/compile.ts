@@ -113,8 +113,11 @@ export interface Compiled {
 
 const compiled = new Map<string, Compiled>();
 
-/** Where in a schema a compile error comes from, found by looking for the keyword or value it names. */
+/** Where in a schema a compile error comes from: ajv names the place (`data/properties/x/type`) when the schema
+ *  breaks the meta-schema; otherwise look for the keyword, or the value, that the message quotes. */
 function locateProblem(schema: unknown, message: string): string {
+  const meta = /data((?:\/[^\s,]+)+)/.exec(message);
+  if (meta) return meta[1];
   const quoted = /"([^"]+)"|'([^']+)'|`([^`]+)`/.exec(message);
   const needle = quoted ? quoted[1] ?? quoted[2] ?? quoted[3] : undefined;
   if (!needle) return '';
@@ -124,7 +127,7 @@ function locateProblem(schema: unknown, message: string): string {
     seen.add(node);
     for (const [k, v] of Object.entries(node)) {
       const here = `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (k === needle || v === needle) return here;
+      if (k === needle || v === needle || (typeof v === 'string' && v.includes(needle))) return here;
       const deeper = walk(v, here);
       if (deeper !== undefined) return deeper;
     }

@@ -42,8 +42,12 @@ export function locateParseFailure(text: string, fallback: string): ParseFailure
   }
   const first = errors[0];
   if (first) {
-    const end = first.offset + Math.max(1, first.length);
-    return { span: { start: first.offset, end: Math.min(end, Math.max(text.length, first.offset)) }, message: describeParseError(printParseErrorCode(first.error)) };
+    // At the end of the text there is no character to point at: point at the last one, where the text stopped.
+    const start = first.offset >= text.length && text.length > 0 ? text.length - 1 : first.offset;
+    const end = Math.min(start + Math.max(1, first.length), text.length);
+    const atEnd = first.offset >= text.trimEnd().length;
+    const message = describeParseError(printParseErrorCode(first.error));
+    return { span: { start, end: Math.max(end, start) }, message: atEnd ? `unexpected end of input: ${message}` : message };
   }
   const pos = /position (\d+)/.exec(fallback);
   const at = pos ? Number(pos[1]) : 0;

@@ -1,0 +1,61 @@
+// Shared by the unit tests: read fixtures and contracts from the repo, check them, and locate findings.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { checkText, loadContracts, type CheckOptions, type ContractSet } from '../../src/core';
+import { LineIndex } from '../../src/core/parse/reader';
+
+/** The repository root, whether the tests run from `out/test/unit` or from sources. */
+export const ROOT = (() => {
+  for (const start of [__dirname, process.cwd()]) {
+    for (let dir = start; ; dir = path.dirname(dir)) {
+      if (existsSync(path.join(dir, 'package.json')) && existsSync(path.join(dir, 'fixtures', 'traces'))) return dir;
+      if (path.dirname(dir) === dir) break;
+    }
+  }
+  throw new Error('cannot find the repository root (a folder with package.json and fixtures/traces)');
+})();
+
+export const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
+
+export function fixture(rel: string): string {
+  return readFileSync(path.join(ROOT, 'fixtures', rel), 'utf8');
+}
+
+export function fixtureContracts(): ContractSet {
+  const dir = path.join(ROOT, 'fixtures', 'contracts');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ path: `fixtures/contracts/${f}`, text: readFileSync(path.join(dir, f), 'utf8') }));
+  const loaded = loadContracts(files);
+  if (loaded.findings.length) throw new Error(`fixture contracts are broken: ${loaded.findings[0].finding.message}`);
+  return loaded.contracts;
+}
+
+export interface Located {
+  code: string;
+  severity: string;
+  message: string;
+  line: number;
+  column: number;
+  /** The source text the finding points at. */
+  token: string;
+}
+
+export function checkAndLocate(text: string, options: CheckOptions): { format?: string; calls: number; findings: Located[] } {
+  const result = checkText(text, options);
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const index = LineIndex.of(body);
+  return {
+    format: result.format,
+    calls: result.calls,
+    findings: result.findings.map((f) => {
+      const pos = index.position(f.span.start);
+      return { code: f.code, severity: f.severity, message: f.message, line: pos.line, column: pos.column, token: body.slice(f.span.start, f.span.end) };
+    }),
+  };
+}
+
+/** `code@line:column token` — compact enough to compare whole lists of findings at once. */
+export function brief(f: Located): string {
+  return `${f.code}@${f.line}:${f.column} ${f.token.length > 30 ? f.token.slice(0, 30) + '…' : f.token}`;
+}
