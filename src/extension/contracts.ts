@@ -95,7 +95,8 @@ export class ContractStore implements vscode.Disposable {
       const uris = await vscode.workspace.findFiles(globOf(settings.contracts), excludeGlob());
       const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
       const files: ContractFile[] = [];
-      for (const uri of uris.sort((a, b) => a.toString().localeCompare(b.toString()))) {
+      // A frozen fixture (*.fixture.json) is not a contract, even in a folder the contract globs match.
+      for (const uri of uris.filter((u) => !/\.fixture\.json$/i.test(u.path)).sort((a, b) => a.toString().localeCompare(b.toString()))) {
         let text: string;
         const doc = open.get(uri.toString());
         try {

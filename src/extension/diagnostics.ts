@@ -2,9 +2,10 @@
 // published only if it is still the newest for that document), cleared on close. A document is a trace when a
 // format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
 import * as vscode from 'vscode';
-import { checkText, type ContractSet, type FileResult, type Finding } from '../core';
+import { checkText, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostic, type SeverityMap } from './convert';
+import { isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 
 export const DEBOUNCE_MS = 300;
@@ -14,16 +15,20 @@ export type CheckResult = FileResult;
 /** Above this size a live check keeps no model (hovers then show findings without the contract excerpt). */
 const MODEL_LIMIT = 8 * 1024 * 1024;
 
-/** The one place the extension calls the core's checker. */
-export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
+/** The options the extension checks a file with. */
+export function checkOptions(uri: vscode.Uri, contracts: ContractSet): CheckOptions {
   const settings = readSettings(uri);
-  return checkText(text, {
+  return {
     fileName: vscode.workspace.asRelativePath(uri),
     contracts,
     profile: settings.profile,
-    keepModel: keepModel && text.length <= MODEL_LIMIT,
     volatileTools: settings.volatileTools,
-  });
+  };
+}
+
+/** The one place the extension calls the core's checker on a whole file. */
+export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
+  return checkText(text, { ...checkOptions(uri, contracts), keepModel: keepModel && text.length <= MODEL_LIMIT });
 }
 
 export interface TraceState {
@@ -31,8 +36,15 @@ export interface TraceState {
   result: CheckResult;
   /** Counts after the severity settings (codes switched off are not counted). */
   counts: Counts;
-  /** Milliseconds the core took. */
+  /** Milliseconds the check took. */
   millis: number;
+  /** Set when only the changed lines were checked again. */
+  incremental?: PatchStats;
+  /** For line-independent JSONL: the per-line table the next edit patches. */
+  lines?: LineIndependentTrace;
+  /** What the table was built with: it is only patched under the same contracts and settings. */
+  key?: string;
+  contracts?: ContractSet;
 }
 
 export interface Counts {
@@ -82,6 +94,7 @@ export class TraceDiagnostics implements vscode.Disposable {
   isCandidate(doc: vscode.TextDocument): boolean {
     if (!LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path)) return false;
     if (SKIP_SCHEMES.has(doc.uri.scheme)) return false;
+    if (/\.fixture\.json$/i.test(doc.uri.path)) return false; // a frozen fixture (its Test Explorer test judges it)
     if (!readSettings(doc.uri).enable) return false;
     return !this.contracts.isContract(doc);
   }
@@ -98,7 +111,7 @@ export class TraceDiagnostics implements vscode.Disposable {
   republish(): void {
     for (const d of vscode.workspace.textDocuments) {
       const s = this.states.get(d.uri.toString());
-      if (s && s.version === d.version) this.publish(d, s.result, s.millis);
+      if (s && s.version === d.version) this.publish(d, s);
     }
   }
 
@@ -113,12 +126,16 @@ export class TraceDiagnostics implements vscode.Disposable {
         this.timers.delete(key);
         // stale: the document changed again (a newer timer is set) or was closed
         if (doc.isClosed || doc.version !== version) return;
-        this.checkNow(doc);
+        this.checkNow(doc, true);
       }, DEBOUNCE_MS),
     );
   }
 
-  checkNow(doc: vscode.TextDocument): void {
+  /**
+   * Check a document now. `incremental`: after an edit, a line-independent JSONL trace re-checks only the lines
+   * that changed (falls back to a whole check when that is not possible).
+   */
+  checkNow(doc: vscode.TextDocument, incremental = false): void {
     const key = doc.uri.toString();
     const pending = this.timers.get(key);
     if (pending) {
@@ -131,19 +148,41 @@ export class TraceDiagnostics implements vscode.Disposable {
     }
     const contracts = this.contracts.contracts;
     if (!contracts) return; // checked when the first load completes
+    const options = checkOptions(doc.uri, contracts);
+    const optionsKey = JSON.stringify({ ...options, contracts: undefined });
+    const previous = this.states.get(key);
     const started = Date.now();
-    let result: CheckResult;
     try {
-      result = runCheck(doc.getText(), doc.uri, contracts, true);
+      if (incremental && previous?.lines && previous.contracts === contracts && previous.key === optionsKey) {
+        const stats: PatchStats = { checked: 0, lines: 0 };
+        const patched = previous.lines.update(doc.getText(), stats);
+        if (patched) {
+          this.publish(doc, { result: patched, millis: Date.now() - started, incremental: stats, lines: previous.lines, key: optionsKey, contracts });
+          return;
+        }
+      }
+      const text = doc.getText();
+      const result = runCheck(text, doc.uri, contracts, true);
+      this.publish(doc, { result, millis: Date.now() - started });
+      if (result.format !== undefined && isJsonlName(options.fileName ?? '')) {
+        // build the line table after the diagnostics are out, if the document did not move on meanwhile
+        const version = doc.version;
+        setTimeout(() => {
+          const state = this.states.get(key);
+          if (doc.isClosed || doc.version !== version || state?.result !== result) return;
+          state.lines = LineIndependentTrace.from(text, result, options);
+          state.key = optionsKey;
+          state.contracts = contracts;
+        }, 0);
+      }
     } catch (e) {
       console.error(`[Contract Guard] checking ${doc.uri.toString()} failed`, e);
       this.clear(doc.uri);
-      return;
     }
-    this.publish(doc, result, Date.now() - started);
   }
 
-  private publish(doc: vscode.TextDocument, result: CheckResult, millis: number): void {
+  private publish(doc: vscode.TextDocument, state: Omit<TraceState, 'version' | 'counts'>): void {
+    const { result } = state;
     if (result.format === undefined) {
       this.clear(doc.uri);
       return;
@@ -154,7 +193,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       const d = toDiagnostic(f, doc.uri, doc, map, (p, span) => this.contracts.locate(p, span));
       if (d) diagnostics.push(d);
     }
-    this.states.set(doc.uri.toString(), { version: doc.version, result, counts: countFindings(result.findings, map), millis });
+    this.states.set(doc.uri.toString(), { ...state, version: doc.version, counts: countFindings(result.findings, map) });
     this.collection.set(doc.uri, diagnostics);
     this.changed.fire(doc.uri);
   }

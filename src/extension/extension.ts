@@ -5,6 +5,7 @@ import { ContractStore } from './contracts';
 import { setDocsBase, type SeverityMap } from './convert';
 import { TraceDiagnostics } from './diagnostics';
 import { TraceHoverProvider } from './hover';
+import { registerFixtures, type FixturesApi } from './fixtures';
 import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
 import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
@@ -18,8 +19,14 @@ export interface ContractGuardApi {
   checkWorkspace(options?: { quiet?: boolean }): Promise<WorkspaceSummary>;
   /** Counts and format of an open trace, as the status bar shows them. */
   status(uri: vscode.Uri): { format?: string; calls: number; error: number; warning: number; info: number } | undefined;
+  /** How the last check of an open trace went: its duration, and what an incremental re-check re-read. */
+  lastCheck(uri: vscode.Uri): { millis: number; incremental?: { checked: number; lines: number }; lineIndependent: boolean } | undefined;
+  /** Check an open document whole, now (for tests and benchmarks). */
+  recheck(uri: vscode.Uri): void;
   /** The status bar item's text, or undefined when it is hidden. */
   statusText(): string | undefined;
+  /** Frozen fixtures: freeze a call, replay the fixtures, the Test Explorer controller. */
+  fixtures: FixturesApi;
 }
 
 export function activate(context: vscode.ExtensionContext): ContractGuardApi {
@@ -60,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   );
 
   const ready = contracts.reload().then(() => live.checkAllOpen());
+  const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const settled = async () => {
     await ready;
     for (;;) {
@@ -71,10 +79,19 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   return {
     ready,
     settled,
+    fixtures,
     checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     status: (uri) => {
       const s = live.state(uri);
       return s && { format: s.result.format, calls: s.result.calls, ...s.counts };
+    },
+    lastCheck: (uri) => {
+      const s = live.state(uri);
+      return s && { millis: s.millis, incremental: s.incremental, lineIndependent: s.lines !== undefined };
+    },
+    recheck: (uri) => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (doc) live.checkNow(doc);
     },
     statusText: () => (status.item.text && vscode.window.activeTextEditor && live.state(vscode.window.activeTextEditor.document.uri) ? status.item.text : undefined),
   };

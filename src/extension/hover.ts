@@ -5,7 +5,8 @@ import { CODES, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { contractInfo, onCallName } from './contractInfo';
 import { docsUri } from './convert';
-import type { TraceDiagnostics } from './diagnostics';
+import { checkOptions, type TraceDiagnostics } from './diagnostics';
+import { isJsonlName, lineModel } from './incremental';
 
 const MAX_FOUND = 120;
 
@@ -25,8 +26,15 @@ export class TraceHoverProvider implements vscode.HoverProvider {
       range = range ? range.union(r) : r;
       renderFinding(md, f, doc.getText(r));
     }
-    const info = contractInfo({ offset, tool: hits[0]?.tool }, state.result, this.contracts.contracts);
-    if (info && (hits.length || onCallName(state.result, offset))) {
+    let withModel = state.result;
+    const contracts = this.contracts.contracts;
+    if (!withModel.model && contracts && isJsonlName(doc.uri.path)) {
+      // no model kept (a large file, or one patched line by line): read the model of this line alone
+      const line = doc.lineAt(position.line);
+      withModel = lineModel(line.text, doc.offsetAt(line.range.start), checkOptions(doc.uri, contracts));
+    }
+    const info = contractInfo({ offset, tool: hits[0]?.tool }, withModel, contracts);
+    if (info && (hits.length || onCallName(withModel, offset))) {
       md.appendMarkdown(`Contract of \`${info.tool}\`${info.argument ? `, argument \`${info.argument}\`` : ''} — `);
       md.appendMarkdown(info.source ? `from \`${info.source}\`` : 'embedded in this trace');
       md.appendCodeblock(info.schemaText, 'json');

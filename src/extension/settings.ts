@@ -11,6 +11,7 @@ export interface Settings {
   profile: Profile;
   severity: Record<string, SeveritySetting>;
   fixturesFolder: string;
+  codeLens: boolean;
   volatileTools: string[];
 }
 
@@ -20,7 +21,8 @@ export const DEFAULTS: Settings = {
   traces: ['**/*.jsonl', '**/*.trace.json', '**/traces/**/*.json'],
   profile: 'strict',
   severity: {},
-  fixturesFolder: 'fixtures/contracts',
+  fixturesFolder: 'fixtures/frozen',
+  codeLens: true,
   volatileTools: [],
 };
 
@@ -45,6 +47,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     profile: profile === 'json-schema' ? 'json-schema' : 'strict',
     severity,
     fixturesFolder: c.get<string>('fixturesFolder') || DEFAULTS.fixturesFolder,
+    codeLens: c.get<boolean>('codeLens') !== false,
     volatileTools: strings('volatileTools'),
   };
 }

@@ -13,6 +13,8 @@ export function run(): Promise<void> {
   require('./diagnostics.test');
   require('./contracts.test');
   require('./hover.test');
+  require('./incremental.test');
+  require('./fixtures.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
