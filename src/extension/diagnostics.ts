@@ -83,7 +83,9 @@ export class TraceDiagnostics implements vscode.Disposable {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.checkNow(d)),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length) this.schedule(e.document);
+        if (!e.contentChanges.length) return;
+        this.follow(e);
+        this.schedule(e.document);
       }),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
       contracts.onDidChange(() => this.checkAllOpen()),
@@ -101,6 +103,18 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   state(uri: vscode.Uri): TraceState | undefined {
     return this.states.get(uri.toString());
+  }
+
+  /** Keeps a line table in step with the edits, or drops it when it cannot be. */
+  private follow(e: vscode.TextDocumentChangeEvent): void {
+    const state = this.states.get(e.document.uri.toString());
+    const table = state?.lines;
+    if (!state || !table) return;
+    if (table.version !== e.document.version - 1) {
+      state.lines = undefined;
+      return;
+    }
+    for (const c of e.contentChanges) table.applyChange({ startLine: c.range.start.line, endLine: c.range.end.line, text: c.text }, e.document.version);
   }
 
   checkAllOpen(): void {
@@ -155,7 +169,10 @@ export class TraceDiagnostics implements vscode.Disposable {
     try {
       if (incremental && previous?.lines && previous.contracts === contracts && previous.key === optionsKey) {
         const stats: PatchStats = { checked: 0, lines: 0 };
-        const patched = previous.lines.update(doc.getText(), stats);
+        const patched =
+          previous.lines.version === doc.version
+            ? previous.lines.update({ lineCount: doc.lineCount, lineText: (i) => doc.lineAt(i).text, lineStart: (i) => doc.offsetAt(new vscode.Position(i, 0)) }, stats)
+            : undefined;
         if (patched) {
           this.publish(doc, { result: patched, millis: Date.now() - started, incremental: stats, lines: previous.lines, key: optionsKey, contracts });
           return;
@@ -170,7 +187,7 @@ export class TraceDiagnostics implements vscode.Disposable {
         setTimeout(() => {
           const state = this.states.get(key);
           if (doc.isClosed || doc.version !== version || state?.result !== result) return;
-          state.lines = LineIndependentTrace.from(text, result, options);
+          state.lines = LineIndependentTrace.from(text, result, options, version);
           state.key = optionsKey;
           state.contracts = contracts;
         }, 0);

@@ -49,7 +49,8 @@ export function independentLine(text: string): boolean {
 }
 
 interface LineEntry {
-  text: string;
+  /** The line's text when it was last checked; undefined for a line changed since (to be checked again). */
+  text?: string;
   /** Findings with spans relative to the line's start (related places in other files untouched). */
   findings?: Finding[];
   /** Calls and sessions the line holds; undefined until needed (lines that came from a whole check). */
@@ -64,6 +65,20 @@ function shift(f: Finding, by: number): Finding {
   return out;
 }
 
+/** A change as the editor reports it: lines [startLine, endLine] replaced by `text`. */
+export interface LineChange {
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+/** The document the table follows: its lines, and where each starts. */
+export interface LineSource {
+  readonly lineCount: number;
+  lineText(line: number): string;
+  lineStart(line: number): number;
+}
+
 export interface PatchStats {
   /** Lines parsed and checked again. */
   checked: number;
@@ -71,19 +86,25 @@ export interface PatchStats {
 }
 
 export class LineIndependentTrace {
+  /** Removed since the last update: their calls and sessions leave the totals. */
+  private removed: LineEntry[] = [];
+  private dirty = 0;
+
   private constructor(
     private entries: LineEntry[],
     private format: string | undefined,
     private calls: number,
     private sessions: number,
     private readonly options: CheckOptions,
+    /** The document version the table is at. */
+    public version: number,
   ) {}
 
   /**
    * The line table of a file just checked whole, or undefined when its lines are not independent.
    * Costs one JSON.parse per line.
    */
-  static from(text: string, full: FileResult, options: CheckOptions): LineIndependentTrace | undefined {
+  static from(text: string, full: FileResult, options: CheckOptions, version: number): LineIndependentTrace | undefined {
     if (!isJsonlName(options.fileName ?? '') || full.format === undefined) return undefined;
     const lines = splitLines(text);
     for (const l of lines) if (!independentLine(l.text)) return undefined;
@@ -95,7 +116,17 @@ export class LineIndependentTrace {
       while (i > 0 && lines[i].base > f.span.start) i--;
       (entries[i].findings ??= []).push(shift(f, -lines[i].base));
     }
-    return new LineIndependentTrace(entries, full.format, full.calls, full.sessions, options);
+    return new LineIndependentTrace(entries, full.format, full.calls, full.sessions, options, version);
+  }
+
+  /** Follow one edit (in the order the editor reports them): the touched lines will be checked again. */
+  applyChange(change: LineChange, version: number): void {
+    let added = 1;
+    for (let i = change.text.indexOf('\n'); i !== -1; i = change.text.indexOf('\n', i + 1)) added++;
+    const gone = this.entries.splice(change.startLine, change.endLine - change.startLine + 1, ...Array.from({ length: added }, () => ({})));
+    for (const e of gone) if (e.text !== undefined) this.removed.push(e);
+    this.dirty += added;
+    this.version = version;
   }
 
   private checkLine(text: string): { findings?: Finding[]; calls: number; sessions: number; format?: string } {
@@ -106,55 +137,53 @@ export class LineIndependentTrace {
   }
 
   /**
-   * Brings the table up to `text` by checking only the lines that differ; undefined when that is not possible
-   * (a changed line is an event line, or too much changed): check the file whole then.
+   * Checks the lines changed since the last update and returns the file's result; undefined when that is not
+   * possible (a changed line is an event line, too much changed, or the table lost track): check whole then.
    */
-  update(text: string, stats?: PatchStats): FileResult | undefined {
-    const lines = splitLines(text);
-    const old = this.entries;
-    let prefix = 0;
-    const max = Math.min(old.length, lines.length);
-    while (prefix < max && old[prefix].text === lines[prefix].text) prefix++;
-    let suffix = 0;
-    while (suffix < max - prefix && old[old.length - 1 - suffix].text === lines[lines.length - 1 - suffix].text) suffix++;
-    const removed = old.slice(prefix, old.length - suffix);
-    const added = lines.slice(prefix, lines.length - suffix);
-    if (removed.length > MAX_CHANGED_LINES || added.length > MAX_CHANGED_LINES) return undefined;
-    for (const l of added) if (!independentLine(l.text)) return undefined;
-
+  update(doc: LineSource, stats?: PatchStats): FileResult | undefined {
+    if (doc.lineCount !== this.entries.length) return undefined;
+    if (this.dirty > MAX_CHANGED_LINES || this.removed.length > MAX_CHANGED_LINES) return undefined;
+    const changed: number[] = [];
+    for (let i = 0; i < this.entries.length; i++) {
+      if (this.entries[i].text === undefined) {
+        if (!independentLine(doc.lineText(i))) return undefined;
+        changed.push(i);
+      }
+    }
     let calls = this.calls;
     let sessions = this.sessions;
-    for (const e of removed) {
+    for (const e of this.removed) {
       if (e.calls === undefined) {
-        const r = this.checkLine(e.text);
+        const r = this.checkLine(e.text!);
         e.calls = r.calls;
         e.sessions = r.sessions;
       }
       calls -= e.calls;
       sessions -= e.sessions ?? 0;
     }
-    const fresh: LineEntry[] = added.map((l) => {
-      const r = this.checkLine(l.text);
+    for (const i of changed) {
+      const text = doc.lineText(i);
+      const r = this.checkLine(text);
       calls += r.calls;
       sessions += r.sessions;
       if (this.format === undefined && r.format !== undefined) this.format = r.format;
-      return { text: l.text, findings: r.findings, calls: r.calls, sessions: r.sessions };
-    });
-    this.entries = [...old.slice(0, prefix), ...fresh, ...old.slice(old.length - suffix)];
+      this.entries[i] = { text, findings: r.findings, calls: r.calls, sessions: r.sessions };
+    }
+    this.removed = [];
+    this.dirty = 0;
     this.calls = calls;
     this.sessions = sessions;
     if (stats) {
-      stats.checked = added.length;
-      stats.lines = lines.length;
+      stats.checked = changed.length;
+      stats.lines = this.entries.length;
     }
-    return this.result(lines);
-  }
-
-  private result(lines: Line[]): FileResult {
     const findings: Finding[] = [];
     for (let i = 0; i < this.entries.length; i++) {
       const fs = this.entries[i].findings;
-      if (fs) for (const f of fs) findings.push(shift(f, lines[i].base));
+      if (fs) {
+        const base = doc.lineStart(i);
+        for (const f of fs) findings.push(shift(f, base));
+      }
     }
     const format = this.calls > 0 || findings.length > 0 ? this.format : undefined;
     return { format, calls: this.calls, sessions: this.sessions, findings };

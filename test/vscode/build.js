@@ -12,6 +12,8 @@ async function main() {
     { entryPoints: [path.join(__dirname, 'suite', 'index.ts')], outfile: path.join(out, 'suite', 'index.js'),
       platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
   ];
+  builds.push({ entryPoints: [path.join(__dirname, 'bench', 'index.ts')], outfile: path.join(out, 'bench', 'index.js'),
+    platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] });
   builds.push({ entryPoints: [path.join(__dirname, 'vsix', 'index.ts')], outfile: path.join(out, 'vsix', 'index.js'),
     platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] });
   if (fs.existsSync(path.join(__dirname, 'web', 'index.ts'))) {

@@ -131,6 +131,30 @@ describe('frozen fixtures', () => {
     ]);
   });
 
+  it('freezes the right call after an incremental re-check (a patched result keeps no model)', async () => {
+    const editor = await openChecked(cg, 'fixtures/traces/weather.openai-chat.jsonl');
+    const doc = editor.document;
+    await waitFor('the line table', () => cg.lastCheck(doc.uri)?.lineIndependent);
+    const bad = doc.lineAt(0).text.replace('\\"units\\": \\"metric\\"', '\\"units\\": \\"kelvin\\", \\"days\\": 3');
+    assert.notStrictEqual(bad, doc.lineAt(0).text);
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), `${bad}\n`));
+    await waitFor('an incremental check', () => cg.lastCheck(doc.uri)?.incremental?.lines === doc.lineCount);
+    const flagged = await waitFor('the new line flagged', () => ours(doc.uri).find((d) => d.range.start.line === 1 && codeOf(d) === 'constraint'));
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)).filter((l) => l.command?.command === 'contractGuard.freezeCall');
+    assert.strictEqual(lenses.length, cg.status(doc.uri)?.calls, 'a lens per call without a kept model');
+    const onNew = lenses.find((l) => l.range.start.line === 1)!;
+    assert.match(onNew.command!.title, /^\$\(beaker\) Freeze get_weather as fixture \(.*constraint.*\)$/);
+    const [fix] = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, flagged.range)).filter((a) => a.title === TITLE);
+    const outcome = await vscode.commands.executeCommand<FreezeOutcome>(fix.command!.command, ...(fix.command!.arguments ?? []), { quiet: true });
+    const f = JSON.parse(await read(vscode.Uri.parse(outcome.uri)));
+    assert.strictEqual(f.source.line, 2);
+    assert.strictEqual(JSON.parse(f.argumentsRaw).units, 'kelvin');
+    assert.strictEqual(JSON.parse(f.argumentsRaw).days, 3);
+    const viaLens = await vscode.commands.executeCommand<FreezeOutcome>(onNew.command!.command, ...(onNew.command!.arguments ?? []), { quiet: true });
+    assert.deepStrictEqual([viaLens.status, viaLens.uri], ['exists', outcome.uri], 'the lens freezes the same call');
+    await vscode.workspace.fs.delete(vscode.Uri.parse(outcome.uri));
+  });
+
   it('runs the fixtures from the Test Explorer controller: pass, drift (frozen vs now) and unreadable', async () => {
     const drifted = wsUri(`${FOLDER}/get_hours/drifted.fixture.json`);
     const f = JSON.parse(firstText);
