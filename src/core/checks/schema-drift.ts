@@ -17,6 +17,21 @@ export function canonicalSchema(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+// The workspace side is the same object for every session: canonicalise it once.
+const canonicalCache = new WeakMap<object, { text: string; canonical: string }>();
+
+/** Equal contracts: the common case (the trace recorded exactly the workspace schema) is settled by a plain
+ *  JSON comparison; only a difference in text pays for canonicalisation. */
+function sameSchema(recorded: unknown, workspace: unknown): boolean {
+  if (!isObj(workspace)) return canonicalSchema(recorded) === canonicalSchema(workspace);
+  let cached = canonicalCache.get(workspace);
+  if (!cached) {
+    cached = { text: JSON.stringify(workspace), canonical: canonicalSchema(workspace) };
+    canonicalCache.set(workspace, cached);
+  }
+  return JSON.stringify(recorded) === cached.text || canonicalSchema(recorded) === cached.canonical;
+}
+
 /** A short account of how two argument schemas differ, for the message. */
 function summarize(recorded: unknown, workspace: unknown): string {
   const rp = isObj(recorded) && isObj(recorded.properties) ? recorded.properties : {};
@@ -43,7 +58,7 @@ export const schemaDrift: Check = {
     for (const tool of ctx.session.tools) {
       const ws = ctx.contracts.tools.get(tool.name);
       if (!ws || ws.arguments === undefined) continue;
-      if (canonicalSchema(tool.inputSchema) === canonicalSchema(ws.arguments)) continue;
+      if (sameSchema(tool.inputSchema, ws.arguments)) continue;
       ctx.report({
         code: 'schema-drift',
         message: `${tool.name} recorded in the trace differs from ${ws.file ?? 'the workspace contract'}: ${summarize(tool.inputSchema, ws.arguments)}`,

@@ -112,6 +112,8 @@ export interface Compiled {
 }
 
 const compiled = new Map<string, Compiled>();
+// Workspace contracts hand the same schema object to every call: find it by identity before hashing its text.
+const byIdentity = { strict: new WeakMap<object, Compiled>(), 'json-schema': new WeakMap<object, Compiled>() };
 
 /** Where in a schema a compile error comes from: ajv names the place (`data/properties/x/type`) when the schema
  *  breaks the meta-schema; otherwise look for the keyword, or the value, that the message quotes. */
@@ -137,9 +139,15 @@ function locateProblem(schema: unknown, message: string): string {
 }
 
 export function compileSchema(schema: unknown, profile: Profile): Compiled {
+  const identity = typeof schema === 'object' && schema !== null ? byIdentity[profile] : undefined;
+  const known = identity?.get(schema as object);
+  if (known) return known;
   const key = profile + '\u0000' + JSON.stringify(schema);
   const hit = compiled.get(key);
-  if (hit) return hit;
+  if (hit) {
+    identity?.set(schema as object, hit);
+    return hit;
+  }
   let result: Compiled;
   if (typeof schema === 'boolean' || isSchemaObject(schema)) {
     const effective = profile === 'strict' ? strictSchema(schema) : schema;
@@ -155,5 +163,6 @@ export function compileSchema(schema: unknown, profile: Profile): Compiled {
   }
   if (compiled.size > 5000) compiled.clear();
   compiled.set(key, result);
+  identity?.set(schema as object, result);
   return result;
 }

@@ -1,9 +1,9 @@
 // A Doc is one unit of parsed JSON: a JSONL line, a whole JSON file, or the decoded text of a string that held
 // JSON (OpenAI's string-encoded `arguments`). Values come from JSON.parse (the fast path); source spans and
-// number lexemes are recovered lazily, with jsonc-parser, only for the docs that have findings.
-import { parseTree, findNodeAtLocation, type Node as TreeNode } from 'jsonc-parser';
+// number lexemes are recovered lazily, by walking the text to the node, only for nodes that have findings.
 import type { Span } from '../model';
 import { escapeMap } from './escapes';
+import { locate, type Located } from './locate';
 
 export type JsonPath = (string | number)[];
 
@@ -17,8 +17,6 @@ export interface Doc {
   /** For a doc decoded from a JSON string: the string node that holds it, and where in the decoded string
    *  this doc's text starts (after a markdown fence or leading blanks). */
   readonly parent?: { doc: Doc; path: JsonPath; skip: number };
-  /** Lazily built syntax tree (null when the text does not parse, which cannot happen for a decoded doc). */
-  tree?: TreeNode | null;
 }
 
 /** Where a finding points: a node of a doc, or the key of that node. */
@@ -38,15 +36,21 @@ export function embeddedDoc(parent: Doc, path: JsonPath, decoded: string, skip: 
   return { text, base: 0, value, parent: { doc: parent, path, skip } };
 }
 
-function treeOf(doc: Doc): TreeNode | null {
-  if (doc.tree === undefined) doc.tree = parseTree(doc.text, undefined, { disallowComments: true }) ?? null;
-  return doc.tree;
-}
+// Several findings often point into the same doc (and every finding inside string-encoded arguments needs the
+// string that holds them): remember what was located, per doc.
+const located = new WeakMap<Doc, Map<string, Located | undefined>>();
 
-function nodeAt(doc: Doc, path: JsonPath): TreeNode | undefined {
-  const tree = treeOf(doc);
-  if (!tree) return undefined;
-  return path.length === 0 ? tree : findNodeAtLocation(tree, path);
+function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
+  let memo = located.get(doc);
+  if (!memo) {
+    memo = new Map();
+    located.set(doc, memo);
+  }
+  const key = path.join('\u0000');
+  if (memo.has(key)) return memo.get(key);
+  const node = locate(doc.text, path);
+  memo.set(key, node);
+  return node;
 }
 
 /** Map a [start, end) range of a doc's text to absolute file offsets, through every string it was decoded from. */
@@ -55,20 +59,17 @@ function toFile(doc: Doc, start: number, end: number): Span {
   if (!p) return { start: doc.base + start, end: doc.base + end };
   const holder = nodeAt(p.doc, p.path);
   if (!holder) return toFile(p.doc, 0, 0);
-  const literal = p.doc.text.substr(holder.offset, holder.length);
-  const map = escapeMap(literal);
-  const at = (i: number) => holder.offset + map[Math.min(i + p.skip, map.length - 1)];
+  const map = escapeMap(p.doc.text, holder.start, holder.end);
+  const at = (i: number) => holder.start + map[Math.min(i + p.skip, map.length - 1)];
   return toFile(p.doc, at(start), at(end));
 }
 
 /** The absolute span of an anchor: one token (the value, or the key). */
 export function spanOf(anchor: Anchor): Span {
-  let node = nodeAt(anchor.doc, anchor.path);
+  const node = nodeAt(anchor.doc, anchor.path);
   if (!node) return toFile(anchor.doc, 0, 0);
-  if (anchor.part === 'key' && node.parent?.type === 'property' && node.parent.children?.[0]) {
-    node = node.parent.children[0];
-  }
-  return toFile(anchor.doc, node.offset, node.offset + node.length);
+  if (anchor.part === 'key' && node.keyStart !== undefined) return toFile(anchor.doc, node.keyStart, node.keyEnd!);
+  return toFile(anchor.doc, node.start, node.end);
 }
 
 // Only a doc whose text has a digit followed by '.', 'e' or 'E' can hold a number written as a non-integer
@@ -79,9 +80,9 @@ const FLOATISH = /\d[.eE]/;
 export function nonIntegerLexeme(doc: Doc, path: JsonPath): string | undefined {
   if (!FLOATISH.test(doc.text)) return undefined;
   const node = nodeAt(doc, path);
-  if (!node || node.type !== 'number') return undefined;
-  const lexeme = doc.text.substr(node.offset, node.length);
-  return /[.eE]/.test(lexeme) ? lexeme : undefined;
+  if (!node) return undefined;
+  const lexeme = doc.text.slice(node.start, node.end);
+  return /^-?\d/.test(lexeme) && /[.eE]/.test(lexeme) ? lexeme : undefined;
 }
 
 /** The lexeme of the number at `path` as written (falls back to the decoded value). */

@@ -1,30 +1,25 @@
 // Offset maps for JSON string literals: decoded index -> index in the literal as written (quotes included),
 // so a finding inside string-encoded arguments points at the source characters, escapes and all.
 
-const cache = new Map<string, Int32Array>();
+// The last few maps, by the text they were built from and the literal's place in it: every finding inside the
+// same arguments asks for the same map. Small and by position, so no big line text is kept alive for long.
+const recent: { text: string; start: number; end: number; map: Int32Array }[] = [];
 
-/** map[i] is the literal offset of decoded code unit i; map[decodedLength] is the closing quote. */
-export function escapeMap(literal: string): Int32Array {
-  const hit = cache.get(literal);
-  if (hit) return hit;
+/** For the literal text[start, end): map[i] is the offset (from `start`) of decoded code unit i;
+ *  map[decodedLength] is the closing quote. */
+export function escapeMap(text: string, start = 0, end = text.length): Int32Array {
+  for (const r of recent) if (r.text === text && r.start === start && r.end === end) return r.map;
   const out: number[] = [];
-  let i = literal.startsWith('"') ? 1 : 0;
-  const end = literal.endsWith('"') && literal.length > 1 ? literal.length - 1 : literal.length;
-  while (i < end) {
-    out.push(i);
-    if (literal[i] === '\\') {
-      if (literal[i + 1] === 'u') {
-        i += 6;
-      } else {
-        i += 2;
-      }
-    } else {
-      i += 1;
-    }
+  let i = text.charCodeAt(start) === 34 ? start + 1 : start;
+  const stop = end - start > 1 && text.charCodeAt(end - 1) === 34 ? end - 1 : end;
+  while (i < stop) {
+    out.push(i - start);
+    if (text.charCodeAt(i) === 92) i += text[i + 1] === 'u' ? 6 : 2;
+    else i += 1;
   }
-  out.push(end);
+  out.push(stop - start);
   const map = Int32Array.from(out);
-  if (cache.size > 256) cache.clear();
-  cache.set(literal, map);
+  recent.unshift({ text, start, end, map });
+  if (recent.length > 4) recent.pop();
   return map;
 }

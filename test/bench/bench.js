@@ -1,0 +1,83 @@
+// npm run bench: times `contract-guard check --format json` on a large generated trace against a floor (JSON.parse
+// per line + a precompiled ajv validator per call, nothing else) and, where Debian's python3-jsonschema is
+// installed, a Python checker a user would write. All in one run, on the same file; the last line is the verdict:
+//   bench: check/floor R.RR, python/check P.P, peak RSS N MB
+'use strict';
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { generate } = require('./generate');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MB = Number(process.env.BENCH_MB || 100);
+const RUNS = Number(process.env.BENCH_RUNS || 2);
+const dir = path.join(ROOT, '.bench');
+fs.mkdirSync(dir, { recursive: true });
+
+function time(cmd, args, { rss = false } = {}) {
+  const rssFile = path.join(os.tmpdir(), `cg-bench-rss-${process.pid}`);
+  const env = { ...process.env, BENCH_RSS_FILE: rss ? rssFile : '' };
+  const started = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  const peak = rss && fs.existsSync(rssFile) ? Number(fs.readFileSync(rssFile, 'utf8')) / 1024 : undefined;
+  return { seconds, stdout: r.stdout, peakMb: peak };
+}
+
+function best(runs, f) {
+  let out;
+  for (let i = 0; i < runs; i++) {
+    const r = f();
+    if (!out || r.seconds < out.seconds) out = { ...r, peakMb: Math.max(r.peakMb ?? 0, out?.peakMb ?? 0) || undefined };
+  }
+  return out;
+}
+
+function hasPythonJsonschema() {
+  return spawnSync('/usr/bin/python3', ['-c', 'import jsonschema'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Cases: each a generated trace and the floor that reads it. Other formats add entries here. */
+const CASES = [
+  {
+    name: 'openai fine-tune JSONL',
+    file: path.join(dir, `finetune-${MB}mb.jsonl`),
+    generate: (file) => generate(file, MB, path.join(ROOT, 'fixtures', 'contracts')),
+    floor: (file) => ['node', [path.join(__dirname, 'floor.js'), file, 'fixtures/contracts']],
+    python: (file) => ['/usr/bin/python3', [path.join(__dirname, 'floor.py'), file, 'fixtures/contracts']],
+  },
+];
+
+function main() {
+  let verdict;
+  for (const c of CASES) {
+    if (!fs.existsSync(c.file)) {
+      const g = c.generate(c.file);
+      console.log(`generated ${path.relative(ROOT, c.file)}: ${(g.bytes / 1048576).toFixed(1)} MB, ${g.calls} calls, ${g.lines} lines`);
+    }
+    const size = fs.statSync(c.file).size / 1048576;
+    const [fcmd, fargs] = c.floor(c.file);
+    const floor = best(RUNS, () => time(fcmd, fargs));
+    const check = best(RUNS, () => time('node', ['--require', path.join(__dirname, 'rss.js'), path.join(ROOT, 'dist', 'cli.js'), 'check', c.file, '--contracts', 'fixtures/contracts', '--format', 'json'], { rss: true }));
+    const report = JSON.parse(check.stdout);
+    const floorOut = JSON.parse(floor.stdout);
+    const s = report.summary;
+    console.log(`${c.name}: ${size.toFixed(1)} MB, ${s.calls} calls (floor saw ${floorOut.calls}, ${floorOut.invalid} invalid); findings: ${s.error} errors, ${s.warning} warnings, ${s.info} info`);
+    console.log(`  floor ${floor.seconds.toFixed(2)} s, check ${check.seconds.toFixed(2)} s (${(s.calls / check.seconds / 1000).toFixed(0)}k calls/s, ${(size / check.seconds).toFixed(1)} MB/s), peak RSS ${check.peakMb.toFixed(0)} MB`);
+    let python;
+    if (c.python && hasPythonJsonschema()) {
+      const [pcmd, pargs] = c.python(c.file);
+      python = time(pcmd, pargs);
+      console.log(`  python (json.loads + jsonschema.validate) ${python.seconds.toFixed(2)} s`);
+    }
+    const ratio = check.seconds / floor.seconds;
+    console.log(`  check/floor ${ratio.toFixed(2)}`);
+    verdict ??= { ratio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb };
+  }
+  const py = verdict.python === undefined ? 'n/a (python3-jsonschema not installed)' : verdict.python.toFixed(1);
+  console.log(`bench: check/floor ${verdict.ratio.toFixed(2)}, python/check ${py}, peak RSS ${verdict.rss.toFixed(0)} MB`);
+}
+
+main();
