@@ -14,6 +14,7 @@ import { checkFile } from './stream';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
 import { serveCommand } from './serve';
+import { codesMarkdown } from '../core/report/codes-doc';
 
 const VERSION = '0.1.0';
 
@@ -25,7 +26,8 @@ given with --contracts (contract files or folders) and the tool definitions reco
 
 Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
 
-Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).`;
+Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).
+Diagnostic codes: contract-guard codes (markdown documentation of every code).`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -82,6 +84,10 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'check') return check(rest);
+  if (command === 'codes') {
+    process.stdout.write(codesMarkdown());
+    return 0;
+  }
   if (command === 'freeze') return freezeCommand(rest);
   if (command === 'replay') return replayCommand(rest);
   if (command === 'serve') return serveCommand(rest);
