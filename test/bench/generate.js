@@ -69,16 +69,23 @@ function generate(file, megabytes, contractsDir, seed = 42) {
       { role: 'system', content: 'You are a campus assistant. Use the tools; never guess a room, a weekday or a unit.' },
       { role: 'user', content: `Request ${n}: help me plan my day around the library and the weather.` },
     ];
+    // Like a real agent, it looks the rooms up first, so book_room's room ids have an earlier source.
     const turns = 1 + Math.floor(r() * 3);
+    let listed = false;
     for (let t = 0; t < turns; t++) {
       const k = 1 + Math.floor(r() * 3);
       const tcs = [];
       for (let i = 0; i < k; i++) {
-        const c = makeCall(r);
+        let c = makeCall(r);
+        if (c.name === 'book_room' && !listed) c = { name: 'list_rooms', args: { quiet_only: false } };
+        if (c.name === 'list_rooms') listed = true;
         tcs.push({ id: `call_${n}_${t}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } });
       }
       messages.push({ role: 'assistant', content: t === 0 ? 'Let me check.' : null, tool_calls: tcs });
-      for (const tc of tcs) messages.push({ role: 'tool', tool_call_id: tc.id, content: JSON.stringify({ ok: true, error: null, result: { note: 'done', n } }) });
+      for (const tc of tcs) {
+        const result = tc.function.name === 'list_rooms' ? { rooms: ROOMS } : { note: 'done', n };
+        messages.push({ role: 'tool', tool_call_id: tc.id, content: JSON.stringify({ ok: true, error: null, result }) });
+      }
       calls += k;
     }
     messages.push({ role: 'assistant', content: 'Here is your plan for the day.' });
