@@ -17,7 +17,7 @@ export interface WorkspaceSummary {
   /** Files the globs found that no format adapter recognised. */
   skipped: number;
   cancelled: boolean;
-  /** The first problem, in file order: where "Show First Problem" goes. */
+  /** The first of the most severe problems, in file order: where "Show First Problem" goes. */
   first?: { uri: string; line: number; character: number };
   message: string;
 }
@@ -42,6 +42,7 @@ export async function checkWorkspace(
   const settings = readSettings();
   const summary = { traces: 0, calls: 0, error: 0, warning: 0, info: 0, skipped: 0, cancelled: false };
   let first: WorkspaceSummary['first'];
+  let firstSeverity = vscode.DiagnosticSeverity.Hint;
 
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Contract Guard', cancellable: true },
@@ -86,9 +87,13 @@ export async function checkWorkspace(
         summary.error += counts.error;
         summary.warning += counts.warning;
         summary.info += counts.info;
-        if (!first && diagnostics.length) {
-          const d = diagnostics.reduce((a, b) => (b.range.start.isBefore(a.range.start) ? b : a));
-          first = { uri: uri.toString(), line: d.range.start.line, character: d.range.start.character };
+        if (diagnostics.length) {
+          // the first of the most severe problems, in file order
+          const d = diagnostics.reduce((a, b) => (b.severity < a.severity || (b.severity === a.severity && b.range.start.isBefore(a.range.start)) ? b : a));
+          if (!first || d.severity < firstSeverity) {
+            first = { uri: uri.toString(), line: d.range.start.line, character: d.range.start.character };
+            firstSeverity = d.severity;
+          }
         }
         // let the progress notification and the cancel button breathe between files
         await new Promise((r) => setTimeout(r, 0));

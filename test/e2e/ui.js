@@ -77,6 +77,13 @@ module.exports = async function ui({ page, screenshot, log }) {
   assert.match(toastText, /Contract Guard: \d+ calls in \d+ traces: \d+ errors?, \d+ warnings?/);
   assert.match(toastText, /Show First Problem/);
   await screenshot('04-workspace-check');
+  // "Show First Problem" opens the first trace with a problem, the cursor on that problem
+  await toast.locator('a.monaco-button:has-text("Show First Problem"), .monaco-button:has-text("Show First Problem")').first().click();
+  await page.waitForFunction(() => !/hours\.calls\.jsonl/.test(document.querySelector('.tab.active')?.textContent ?? ''), null, { timeout: 10000 });
+  const firstTab = (await page.locator('.tab.active .label-name').first().innerText()).trim();
+  const cursor = (await page.locator('.statusbar-item:has-text("Ln ")').first().innerText()).match(/Ln (\d+), Col (\d+)/);
+  assert.ok(cursor, 'cursor position in the status bar');
+  log(`first problem: ${firstTab} at Ln ${cursor[1]}, Col ${cursor[2]}`);
   // unopened traces are now in Problems: filter the (virtualised) list down to one of them
   const filter = page.locator('.part.panel input[placeholder^="Filter"]');
   await filter.fill('rooms.openai-chat');
@@ -86,6 +93,10 @@ module.exports = async function ui({ page, screenshot, log }) {
   assert.match(filtered, /rooms\.openai-chat\.json/);
   assert.match(filtered, /book_room is missing minutes \(required\)/);
   await screenshot('05-problems-unopened-trace');
+  await filter.fill(firstTab);
+  await page.waitForTimeout(500);
+  const firstFile = (await page.locator('.markers-panel').innerText()).replace(/\s+/g, ' ');
+  assert.ok(firstFile.includes(`[Ln ${cursor[1]}, Col ${cursor[2]}]`), `a problem of ${firstTab} at the cursor: ${firstFile.slice(0, 300)}`);
   await filter.fill('');
 
   // 5. plain JSON: package.json opens with nothing from Contract Guard (the JSON language server may have its own

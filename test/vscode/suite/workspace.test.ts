@@ -31,6 +31,9 @@ describe('Check Workspace Contracts', () => {
     const s = report.summary;
     assert.strictEqual(summary.message, `${n(s.calls, 'call')} in ${n(traces.length, 'trace')}: ${n(s.error, 'error')}, ${n(s.warning, 'warning')}` + (s.info ? `, ${n(s.info, 'info')}` : ''));
     assert.ok(summary.first, 'a first problem to show');
+    const atFirst = vscode.languages.getDiagnostics(vscode.Uri.parse(summary.first.uri))
+      .filter((d) => d.range.start.line === summary.first!.line && d.range.start.character === summary.first!.character);
+    assert.ok(atFirst.some((d) => d.severity === vscode.DiagnosticSeverity.Error), 'the first problem shown is an error while there are errors');
 
     let unopened = 0;
     for (const f of traces) {
