@@ -10,6 +10,7 @@ interface BrowserMocha {
 export function run(): Promise<void> {
   mocha.setup({ ui: 'bdd', reporter: 'spec', timeout: 30000, color: false });
   require('./web.test');
+  require('./fixtures.web.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
