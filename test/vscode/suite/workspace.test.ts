@@ -49,3 +49,21 @@ describe('Check Workspace Contracts', () => {
     assert.deepStrictEqual(ours(wsUri('package.json')), []);
   });
 });
+
+describe('Check Workspace Contracts and the workspace’s excludes', () => {
+  after(async () => {
+    await vscode.workspace.getConfiguration('search').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('skips what search.exclude and files.exclude hide', async () => {
+    await api();
+    const all = await vscode.commands.executeCommand<WorkspaceSummary>('contractGuard.checkWorkspace', { quiet: true });
+    await vscode.workspace.getConfiguration('search').update('exclude', { '**/fixtures/vscode': true }, vscode.ConfigurationTarget.Global);
+    const noVscode = await vscode.commands.executeCommand<WorkspaceSummary>('contractGuard.checkWorkspace', { quiet: true });
+    assert.strictEqual(noVscode.traces, all.traces - 2, 'the two traces under fixtures/vscode are skipped');
+    await vscode.workspace.getConfiguration('files').update('exclude', { '**/hours.*': true }, vscode.ConfigurationTarget.Global);
+    const neither = await vscode.commands.executeCommand<WorkspaceSummary>('contractGuard.checkWorkspace', { quiet: true });
+    assert.strictEqual(neither.traces, all.traces - 4, 'and the two hours traces');
+  });
+});
