@@ -315,8 +315,10 @@ async function main() {
           return file;
         },
       });
+      console.log('  1 passing (UI script)');
       await finish(0);
     } catch (e) {
+      console.log('  1 failing (UI script)');
       try {
         await page.screenshot({ path: path.join(shots, 'failure.png') });
         console.error(`[ui] failure screenshot ${path.relative(repo, path.join(shots, 'failure.png'))}`);
