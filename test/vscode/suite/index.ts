@@ -14,6 +14,7 @@ export function run(): Promise<void> {
   require('./contracts.test');
   require('./hover.test');
   require('./incremental.test');
+  require('./virtual.test');
   require('./fixtures.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
