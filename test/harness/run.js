@@ -17,6 +17,7 @@
 //   --workspace-files LIST  comma-separated repo paths copied into a fresh temp workspace (default: fixtures,package.json)
 //   --setting KEY=JSON      a user setting (repeatable)
 //   --timeout SECONDS       whole-run timeout (default 180)
+//   --grep PATTERN          run only the in-host tests whose title matches (CONTRACT_GUARD_GREP for the suite)
 //   --keep                  keep the temp folders (printed at the end)
 //   --verbose               relay all of the workbench's log, not only the suite's
 // Exit code: the suite's (0 pass, 1 fail); 2 for a harness failure (timeout, crash, no extension host, ...).
@@ -58,6 +59,7 @@ function parseArgs(argv) {
         break;
       }
       case '--timeout': o.timeout = Number(next()); break;
+      case '--grep': o.grep = next(); break;
       case '--keep': o.keep = true; break;
       case '--verbose': o.verbose = true; break;
       case '-h': case '--help': usage(); break;
@@ -203,7 +205,7 @@ async function main() {
   const port = await freePort();
   const server = spawn(process.execPath, [...serverArgs, '--port', String(port)], {
     cwd: tmp, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, VSCODE_AGENT_FOLDER: serverData },
+    env: { ...process.env, VSCODE_AGENT_FOLDER: serverData, ...(o.grep ? { CONTRACT_GUARD_GREP: o.grep } : {}) },
   });
   let browser;
   let finished = false;
