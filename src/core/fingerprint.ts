@@ -2,15 +2,39 @@
 // Canonical = keys sorted at every depth, numbers by value (2, 2.0 and 2e0 are one number), strings exact.
 // Fingerprints are compact strings: long canonical forms are hashed, so cross-call state never keeps documents.
 
+/** True when every object in `v` already has its keys in sorted order (then JSON.stringify is canonical). */
+function keysSorted(v: unknown, depth = 0): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (depth > 64) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!keysSorted(v[i], depth + 1)) return false;
+    return true;
+  }
+  let prev: string | undefined;
+  for (const k in v as Record<string, unknown>) {
+    if (prev !== undefined && !(prev < k)) return false;
+    const x = (v as Record<string, unknown>)[k];
+    if (x === undefined || (typeof x === 'number' && !Number.isFinite(x))) return false;
+    if (!keysSorted(x, depth + 1)) return false;
+    prev = k;
+  }
+  return true;
+}
+
 /** JSON text with object keys sorted at every depth. */
 export function canonicalJson(v: unknown): string {
+  // Fast path: already in canonical order, so the native serializer writes the canonical text.
+  return keysSorted(v) ? JSON.stringify(v) ?? 'null' : canonicalSlow(v);
+}
+
+function canonicalSlow(v: unknown): string {
   if (v === null || typeof v !== 'object') {
     if (typeof v === 'number') return Number.isFinite(v) ? String(v === 0 ? 0 : v) : 'null';
     return JSON.stringify(v) ?? 'null';
   }
   if (Array.isArray(v)) {
     let s = '[';
-    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonicalJson(v[i]);
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonicalSlow(v[i]);
     return s + ']';
   }
   const o = v as Record<string, unknown>;
@@ -20,7 +44,7 @@ export function canonicalJson(v: unknown): string {
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     if (o[k] === undefined) continue;
-    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(o[k]);
+    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalSlow(o[k]);
   }
   return s + '}';
 }
@@ -39,7 +63,7 @@ export function hash64(s: string): string {
 }
 
 /** Canonical forms up to this length are kept verbatim; longer ones are hashed (with their length). */
-const VERBATIM = 200;
+const VERBATIM = 512;
 
 /** A compact, comparable key for a JSON value. */
 export function valueKey(v: unknown): string {

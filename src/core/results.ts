@@ -29,6 +29,8 @@ export interface ResultReading {
   text?: string;
   /** The adapter's transport signals merged with those found in wrappers. */
   transport: ResultSignals;
+  /** A quick reading left a string holding JSON unparsed (no key in it could matter to status or digests). */
+  skipped?: boolean;
 }
 
 const HTTP_KEYS = ['status', 'status_code', 'statusCode'];
@@ -54,23 +56,34 @@ function sub(at: Anchor | undefined, ...path: JsonPath): Anchor | undefined {
   return at && { doc: at.doc, path: [...at.path, ...path] };
 }
 
-/** Read a result's payload (cached per result). */
+/** Read a result's payload, fully (cached per result). */
 export function readResult(result: ToolResult): ResultReading {
   let r = cache.get(result);
   if (!r) {
-    const transport: ResultSignals = { ...result.transport };
-    const raw = valueAt(result.at);
-    if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result') && transport.isError === undefined) {
-      transport.errorFlagAbsent = true;
-    }
-    r = { body: undefined, transport };
-    unwrap(r, result.payload, result.payloadAt, 0);
+    r = readResultOnce(result, false);
     cache.set(result, r);
   }
   return r;
 }
 
-function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number): void {
+// Keys that can make a JSON body matter to the status and digest checks. A string holding JSON without any of
+// them is left unparsed by a `quick` reading: it cannot say failure, carry a wrapper or report a digest.
+const TELLING_KEY = /"(?:ok|error|errors|success|status|status_?code|statusCode|isError|jsonrpc|exit_?code|exitCode|return_?code|text|[A-Za-z_-]*(?:sha|hash|digest|etag|checksum|md5)[A-Za-z0-9_-]*)"\s*:/i;
+
+/** Read a result's payload, uncached. `quick`: leave strings holding JSON unparsed when no key in them could
+ *  matter to the status and digest checks (the body is then the string itself). */
+export function readResultOnce(result: ToolResult, quick: boolean): ResultReading {
+  const transport: ResultSignals = { ...result.transport };
+  const raw = valueAt(result.at);
+  if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result') && transport.isError === undefined) {
+    transport.errorFlagAbsent = true;
+  }
+  const r: ResultReading = { body: undefined, transport };
+  unwrap(r, result.payload, result.payloadAt, 0, quick);
+  return r;
+}
+
+function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number, quick = false): void {
   r.body = value;
   r.at = at;
   if (depth > 6) return;
@@ -79,6 +92,11 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     r.text = value;
     const lead = firstNonBlank(value);
     if (lead === '{' || lead === '[') {
+      if (quick && !TELLING_KEY.test(value)) {
+        r.text = undefined;
+        r.skipped = true;
+        return;
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(value);
@@ -87,7 +105,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
       }
       const doc = at && embeddedDoc(at.doc, at.path, value, 0, value, parsed);
       r.text = undefined;
-      unwrap(r, parsed, doc && { doc, path: [] }, depth + 1);
+      unwrap(r, parsed, doc && { doc, path: [] }, depth + 1, quick);
       return;
     }
     const codex = /^Exit code: (\d+)\r?\n/.exec(value);
@@ -115,7 +133,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
         only = i;
       }
     }
-    if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1);
+    if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1, quick);
     else if (texts > 1) {
       r.text = value.filter((b) => isObj(b) && typeof b.text === 'string').map((b) => (b as Obj).text).join('\n');
       r.body = r.text;
@@ -129,7 +147,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
       t.jsonRpcError = true;
       return;
     }
-    if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1);
+    if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1, quick);
     return;
   }
   // MCP CallToolResult
@@ -137,8 +155,8 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     if (typeof value.isError === 'boolean') {
       if (t.isError === undefined) t.isError = value.isError;
     } else if (t.isError === undefined) t.errorFlagAbsent = true;
-    if (isObj(value.structuredContent)) unwrap(r, value.structuredContent, sub(at, 'structuredContent'), depth + 1);
-    else unwrap(r, value.content, sub(at, 'content'), depth + 1);
+    if (isObj(value.structuredContent)) unwrap(r, value.structuredContent, sub(at, 'structuredContent'), depth + 1, quick);
+    else unwrap(r, value.content, sub(at, 'content'), depth + 1, quick);
     return;
   }
   // HTTP wrapper
@@ -146,7 +164,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
   const bk = sk && BODY_KEYS.find((k) => k in value);
   if (sk && bk) {
     if (t.httpStatus === undefined) t.httpStatus = value[sk] as number;
-    unwrap(r, value[bk], sub(at, bk), depth + 1);
+    unwrap(r, value[bk], sub(at, bk), depth + 1, quick);
     return;
   }
   // Exit-code wrapper: the object stays the body; its output is the text.

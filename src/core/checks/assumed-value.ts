@@ -1,8 +1,8 @@
 // The room that does not exist: an argument the contract says must come from an earlier tool's results, whose
 // value no earlier result in the session offered.
 import type { ArgumentSource } from '../contracts/types';
-import type { ToolCall, ToolResult } from '../model';
-import { brief, okExitCodesFor, readResult, resultFailed } from '../results';
+import type { ToolCall } from '../model';
+import { brief } from '../results';
 import type { Check } from './check';
 import { pairingOf } from './pairing';
 
@@ -82,9 +82,8 @@ export const assumedValue: Check = {
       const source = pairing.callOf[i];
       const byField = source && needs.get(source.name);
       if (!source || !byField) return;
-      const result: ToolResult = results[i];
-      if (resultFailed(result, okExitCodesFor(source.name, ctx.contractFor(source.name)?.contract.okExitCodes))) return;
-      const reading = readResult(result);
+      if (pairing.failed(i)) return;
+      const reading = pairing.fullReading(i);
       for (const [field, offered] of byField) {
         const got = new Set<string>();
         if (typeof reading.body === 'string' || reading.body === undefined) {
@@ -98,7 +97,7 @@ export const assumedValue: Check = {
     }
 
     function check(call: ToolCall, arg: string, src: ArgumentSource): void {
-      const args = ctx.effectiveArgs(call).args;
+      const args = pairing.args(call);
       if (!isObj(args) || !(arg in args)) return;
       const values = scalarValues(args[arg]);
       if (!values) return;

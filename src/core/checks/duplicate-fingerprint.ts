@@ -1,9 +1,7 @@
 // The same tool with the same canonical arguments again, with nothing changed in between: a stuck loop.
 import { valueKey } from '../fingerprint';
-import { okExitCodesFor, readResult, resultFailed } from '../results';
 import type { Check } from './check';
-import { isMutating } from './mutation';
-import { fingerprintOf, pairingOf } from './pairing';
+import { pairingOf } from './pairing';
 
 interface Seen {
   /** Index of the first call of the current run of repeats. */
@@ -23,12 +21,17 @@ export const duplicateFingerprint: Check = {
     const calls = ctx.session.calls;
     if (calls.length < 2) return;
     const pairing = pairingOf(ctx);
+    // A tool called once in the session cannot repeat: only the others are fingerprinted.
+    const perName = new Map<string, number>();
+    for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
     const seen = new Map<string, Seen>();
     let epoch = 0;
     for (const call of calls) {
-      const contract = ctx.contractFor(call.name)?.contract;
-      if (pairing.echoes.has(call)) continue;
-      const fp = fingerprintOf(ctx, call);
+      if (perName.get(call.name)! < 2 || pairing.echoes.has(call)) {
+        if (pairing.mutating(call)) epoch += changed(call) ? 1 : 0;
+        continue;
+      }
+      const fp = pairing.fingerprint(call);
       const prev = seen.get(fp);
       if (!prev || prev.epoch !== epoch) {
         seen.set(fp, { first: call.index, count: 1, epoch });
@@ -45,19 +48,24 @@ export const duplicateFingerprint: Check = {
           });
         }
       }
-      if (isMutating(call, contract)) {
-        const r = pairing.resultOf[call.index];
-        // No result: we cannot tell it failed, so it may have changed something.
-        if (!r || !resultFailed(r, okExitCodesFor(call.name, contract?.okExitCodes))) epoch++;
-      }
+      if (pairing.mutating(call) && changed(call)) epoch++;
       seen.get(fp)!.epoch = epoch;
     }
 
+    /** A mutating call changed something unless its result failed (no result: it may have). */
+    function changed(call: (typeof calls)[number]): boolean {
+      const r = pairing.resultIndexOf[call.index];
+      return r < 0 || !pairing.failed(r);
+    }
+
     function compareResults(a: number, b: number): string {
-      const ra = pairing.resultOf[a];
-      const rb = pairing.resultOf[b];
-      if (!ra || !rb) return 'no result to compare';
-      return valueKey(readResult(ra).body) === valueKey(readResult(rb).body) ? 'same result each time' : 'the results differed';
+      const ra = pairing.resultIndexOf[a];
+      const rb = pairing.resultIndexOf[b];
+      if (ra < 0 || rb < 0) return 'no result to compare';
+      const ba = pairing.reading(ra).body;
+      const bb = pairing.reading(rb).body;
+      const same = typeof ba === 'string' && typeof bb === 'string' ? ba === bb : valueKey(ba) === valueKey(bb);
+      return same ? 'same result each time' : 'the results differed';
     }
   },
 };

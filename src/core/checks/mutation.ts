@@ -30,13 +30,26 @@ function firstWord(name: string): string {
   return (m ? m[0] : name).toLowerCase();
 }
 
+const byName = new Map<string, boolean>();
+
 /** True when the call may have changed some artifact. */
 export function isMutating(call: ToolCall, contract?: ToolContract): boolean {
   if (contract?.mutates === false) return false;
   if (contract?.mutates !== undefined) return true;
-  const base = baseName(call.name);
+  let m = byName.get(call.name);
+  if (m === undefined) {
+    m = mutatingByName(call.name);
+    if (byName.size > 4096) byName.clear();
+    byName.set(call.name, m);
+  }
+  return m;
+}
+
+/** The name rule alone: a writer's name or a shell tool. */
+export function mutatingByName(name: string): boolean {
+  const base = baseName(name);
   const lower = base.toLowerCase();
-  if (SHELL.has(lower) || SHELL.has(call.name.toLowerCase())) return true;
+  if (SHELL.has(lower) || SHELL.has(name.toLowerCase())) return true;
   return WRITE_VERBS.has(lower) || WRITE_VERBS.has(firstWord(base));
 }
 

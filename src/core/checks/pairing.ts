@@ -1,79 +1,183 @@
 // Pairing calls with results, per session: by id where the format has ids, by position where it has none.
-// One home for it, computed once per session and shared by the orphan, duplicate and digest checks (and by the
-// decision table later).
-import type { Session, ToolCall, ToolResult } from '../model';
+// One home for it, computed once per session and shared by the cross-call checks (and by fixtures and the
+// decision table): which result answers which call, each call's fingerprint, each result's reading, whether a
+// call is mutating and whether its result failed. Everything is cached in arrays indexed like the session.
+import type { ToolContract } from '../contracts/types';
 import { callFingerprint } from '../fingerprint';
+import type { ToolCall, ToolResult } from '../model';
+import { bodyFailure, okExitCodesFor, readResultOnce, transportVerdict, type ResultReading } from '../results';
 import type { SessionContext } from './check';
+import { isMutating } from './mutation';
 
 export interface Pairing {
   /** The (first) result that answered each call, by call index. */
-  resultOf: (ToolResult | undefined)[];
+  readonly resultOf: (ToolResult | undefined)[];
+  /** The index in session.results of that result, by call index (-1: none). */
+  readonly resultIndexOf: Int32Array;
   /** The call each result answers, by result index (undefined: an orphan result). */
-  callOf: (ToolCall | undefined)[];
+  readonly callOf: (ToolCall | undefined)[];
   /** Calls whose id an earlier, different call already used. */
-  sharedIds: { first: ToolCall; call: ToolCall }[];
+  readonly sharedIds: { first: ToolCall; call: ToolCall }[];
   /** Calls recorded twice: same id, same tool, same arguments as an earlier call (one call, not two). */
-  echoes: Set<ToolCall>;
+  readonly echoes: Set<ToolCall>;
+  /** Tool + canonical effective arguments of a call. */
+  fingerprint(call: ToolCall): string;
+  /** The arguments the tool received (unwrapped from an `{"input": ...}` wrapper the contract does not declare). */
+  args(call: ToolCall): unknown;
+  /** The reading of result `i`, quick (strings holding JSON stay unparsed unless a telling key is in them). */
+  reading(i: number): ResultReading;
+  /** The full reading of result `i` (every string holding JSON parsed). */
+  fullReading(i: number): ResultReading;
+  /** The contract of a tool (workspace first). */
+  contract(name: string): ToolContract | undefined;
+  /** Does this call change the world (contract `mutates`, writer names, shell tools)? Cached per tool. */
+  mutating(call: ToolCall): boolean;
+  /** Did result `i` fail, by transport (honest failure) or body? A failed call changed nothing. */
+  failed(i: number): boolean;
 }
 
-const pairings = new WeakMap<Session, Pairing>();
-const fingerprints = new WeakMap<ToolCall, string>();
+// Sessions are checked one at a time (one SessionContext each): the pairing of the session being checked is all
+// there is to keep, so no cache outlives it (a WeakMap per session costs the garbage collector more than pairing).
+let last: { ctx: SessionContext; pairing: Pairing } | undefined;
 
-/** The fingerprint of a call (tool + canonical effective arguments), computed once. */
+/** The fingerprint of a call (tool + canonical effective arguments). */
 export function fingerprintOf(ctx: SessionContext, call: ToolCall): string {
-  let fp = fingerprints.get(call);
-  if (fp === undefined) {
-    const eff = ctx.effectiveArgs(call);
-    fp = callFingerprint(call.name, eff.args, call.argumentsRaw);
-    fingerprints.set(call, fp);
+  return pairingOf(ctx).fingerprint(call);
+}
+
+class SessionPairing implements Pairing {
+  readonly resultOf: (ToolResult | undefined)[];
+  readonly resultIndexOf: Int32Array;
+  readonly callOf: (ToolCall | undefined)[];
+  readonly sharedIds: { first: ToolCall; call: ToolCall }[] = [];
+  readonly echoes = new Set<ToolCall>();
+  // Filled lazily, indexed like session.calls / session.results.
+  private fingerprints: (string | undefined)[] = [];
+  private quick: (ResultReading | undefined)[] = [];
+  private full: (ResultReading | undefined)[] = [];
+  private failures: (boolean | undefined)[] = [];
+  private contracts?: Map<string, ToolContract | undefined>;
+  private mutates?: Map<string, boolean>;
+
+  constructor(private readonly ctx: SessionContext) {
+    const { calls, results } = ctx.session;
+    this.resultOf = new Array(calls.length).fill(undefined);
+    this.resultIndexOf = new Int32Array(calls.length).fill(-1);
+    this.callOf = new Array(results.length).fill(undefined);
+    this.pair();
   }
-  return fp;
+
+  private pair(): void {
+    const { calls, results } = this.ctx.session;
+    const byId = new Map<string, ToolCall[]>();
+    for (const call of calls) {
+      if (call.id === undefined || call.id === '') continue;
+      const same = byId.get(call.id);
+      if (!same) {
+        byId.set(call.id, [call]);
+        continue;
+      }
+      const first = same[0];
+      if (first.name === call.name && this.fingerprint(first) === this.fingerprint(call)) this.echoes.add(call);
+      else this.sharedIds.push({ first, call });
+      same.push(call);
+    }
+    let next = 0; // the earliest call that may still be waiting for a positional result
+    for (let i = 0; i < results.length; i++) {
+      const r = results[i];
+      let call: ToolCall | undefined;
+      if (r.callId !== undefined && r.callId !== '') {
+        const same = byId.get(r.callId);
+        if (same) call = same.length === 1 ? same[0] : this.pick(same, r);
+      } else if (r.callIndex !== undefined) {
+        call = calls[r.callIndex];
+      } else {
+        while (next < calls.length && (this.resultIndexOf[next] >= 0 || (calls[next].id !== undefined && calls[next].id !== ''))) next++;
+        if (next < calls.length && calls[next].turn <= r.turn) call = calls[next];
+      }
+      if (!call) continue;
+      this.callOf[i] = call;
+      if (this.resultIndexOf[call.index] < 0) {
+        this.resultIndexOf[call.index] = i;
+        this.resultOf[call.index] = r;
+      }
+    }
+    // An echo shares its original's result.
+    for (const e of this.echoes) {
+      const orig = byId.get(e.id!)![0];
+      if (this.resultIndexOf[e.index] < 0) {
+        this.resultIndexOf[e.index] = this.resultIndexOf[orig.index];
+        this.resultOf[e.index] = this.resultOf[orig.index];
+      }
+    }
+  }
+
+  /** Of several calls sharing an id: the first still unanswered one made before the result, else the latest
+   *  made before it. */
+  private pick(same: ToolCall[], r: ToolResult): ToolCall {
+    for (const c of same) if (this.resultIndexOf[c.index] < 0 && !this.echoes.has(c) && c.turn <= r.turn) return c;
+    for (let k = same.length - 1; k >= 0; k--) if (same[k].turn <= r.turn) return same[k];
+    return same[0];
+  }
+
+  fingerprint(call: ToolCall): string {
+    let fp = this.fingerprints[call.index];
+    if (fp === undefined) {
+      fp = callFingerprint(call.name, this.args(call), call.argumentsRaw);
+      this.fingerprints[call.index] = fp;
+    }
+    return fp;
+  }
+
+  args(call: ToolCall): unknown {
+    return call.encoding === 'input-wrapper' ? this.ctx.effectiveArgs(call).args : call.args;
+  }
+
+  reading(i: number): ResultReading {
+    return (this.quick[i] ??= this.full[i] ?? readResultOnce(this.ctx.session.results[i], true));
+  }
+
+  fullReading(i: number): ResultReading {
+    let r = this.full[i];
+    if (!r) {
+      const quick = this.quick[i];
+      r = quick && !quick.skipped ? quick : readResultOnce(this.ctx.session.results[i], false);
+      this.full[i] = r;
+    }
+    return r;
+  }
+
+  contract(name: string): ToolContract | undefined {
+    const cache = (this.contracts ??= new Map());
+    if (cache.has(name)) return cache.get(name);
+    const c = this.ctx.contractFor(name)?.contract;
+    cache.set(name, c);
+    return c;
+  }
+
+  mutating(call: ToolCall): boolean {
+    const cache = (this.mutates ??= new Map());
+    let m = cache.get(call.name);
+    if (m === undefined) {
+      m = isMutating(call, this.contract(call.name));
+      cache.set(call.name, m);
+    }
+    return m;
+  }
+
+  failed(i: number): boolean {
+    let fail = this.failures[i];
+    if (fail === undefined) {
+      const call = this.callOf[i];
+      const reading = this.reading(i);
+      fail = transportVerdict(reading, okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes)).kind === 'failure' || bodyFailure(reading) !== undefined;
+      this.failures[i] = fail;
+    }
+    return fail;
+  }
 }
 
 export function pairingOf(ctx: SessionContext): Pairing {
-  const session = ctx.session;
-  let p = pairings.get(session);
-  if (p) return p;
-  const calls = session.calls;
-  p = { resultOf: new Array(calls.length), callOf: new Array(session.results.length), sharedIds: [], echoes: new Set() };
-  const byId = new Map<string, ToolCall[]>();
-  for (const call of calls) {
-    if (call.id === undefined || call.id === '') continue;
-    const same = byId.get(call.id);
-    if (!same) {
-      byId.set(call.id, [call]);
-      continue;
-    }
-    const first = same[0];
-    if (first.name === call.name && fingerprintOf(ctx, first) === fingerprintOf(ctx, call)) p.echoes.add(call);
-    else p.sharedIds.push({ first, call });
-    same.push(call);
-  }
-  let next = 0; // the earliest call that may still be waiting for a positional result
-  session.results.forEach((r, i) => {
-    let call: ToolCall | undefined;
-    if (r.callId !== undefined && r.callId !== '') {
-      const same = byId.get(r.callId);
-      if (same) {
-        call = same.find((c) => !p!.resultOf[c.index] && !p!.echoes.has(c) && c.turn <= r.turn)
-          ?? [...same].reverse().find((c) => c.turn <= r.turn)
-          ?? same[0];
-      }
-    } else if (r.callIndex !== undefined) {
-      call = calls[r.callIndex];
-    } else {
-      while (next < calls.length && (p!.resultOf[next] || (calls[next].id !== undefined && calls[next].id !== ''))) next++;
-      if (next < calls.length && calls[next].turn <= r.turn) call = calls[next];
-    }
-    if (!call) return;
-    p!.callOf[i] = call;
-    if (!p!.resultOf[call.index]) p!.resultOf[call.index] = r;
-  });
-  // An echo shares its original's result.
-  for (const e of p.echoes) {
-    const orig = byId.get(e.id!)![0];
-    if (!p.resultOf[e.index]) p.resultOf[e.index] = p.resultOf[orig.index];
-  }
-  pairings.set(session, p);
-  return p;
+  if (last?.ctx !== ctx) last = { ctx, pairing: new SessionPairing(ctx) };
+  return last.pairing;
 }

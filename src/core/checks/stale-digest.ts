@@ -1,11 +1,10 @@
 // Side-effect amnesia: a write whose digest did not move, or a later call that relies on a digest the artifact
 // no longer has. Digests are tracked per artifact (the path or id the call names), as short strings.
-import type { ToolContract } from '../contracts/types';
 import type { ToolCall, ToolResult } from '../model';
-import { okExitCodesFor, readResult, resultFailed, type ResultReading } from '../results';
+import type { ResultReading } from '../results';
 import type { Anchor, JsonPath } from '../parse/doc';
 import type { Check } from './check';
-import { ARTIFACT_KEYS, artifactOf, isMutating } from './mutation';
+import { ARTIFACT_KEYS, artifactOf } from './mutation';
 import { pairingOf } from './pairing';
 
 type Obj = Record<string, unknown>;
@@ -20,16 +19,31 @@ function norm(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');
 }
 
+const DIGESTY = /sha|hash|digest|etag|md5|checksum|match/i;
+const expectedKeys = new Map<string, boolean>();
+
 /** Is this key a digest the caller passes as "the version I expect" (`expected_sha256`, `if_match`, `base_hash`)? */
 export function isExpectedDigestKey(key: string): boolean {
-  const k = norm(key);
-  if (k === 'ifmatch') return true;
-  for (const p of EXPECT) if (k.startsWith(p) && DIGEST.has(k.slice(p.length))) return true;
-  return false;
+  let yes = expectedKeys.get(key);
+  if (yes === undefined) {
+    const k = norm(key);
+    yes = k === 'ifmatch' || (DIGESTY.test(k) && EXPECT.some((p) => k.startsWith(p) && DIGEST.has(k.slice(p.length))));
+    if (expectedKeys.size > 4096) expectedKeys.clear();
+    expectedKeys.set(key, yes);
+  }
+  return yes;
 }
 
+const digestKeys = new Map<string, boolean>();
+
 function isDigestKey(key: string): boolean {
-  return DIGEST.has(norm(key));
+  let yes = digestKeys.get(key);
+  if (yes === undefined) {
+    yes = DIGEST.has(norm(key));
+    if (digestKeys.size > 4096) digestKeys.clear();
+    digestKeys.set(key, yes);
+  }
+  return yes;
 }
 
 /** A digest value as comparable text: quotes, `W/` and `sha256:` prefixes dropped, lower case. */
@@ -55,27 +69,37 @@ interface FoundDigest {
   artifact?: string;
 }
 
+const NESTS = ['result', 'data', 'file', 'artifact', 'content', 'commit', 'object'];
+
+function namedIn(o: Obj): string | undefined {
+  for (const a of ARTIFACT_KEYS) {
+    const v = o[a];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+function digestAt(o: Obj, nest?: string): FoundDigest | undefined {
+  for (const k in o) {
+    if (!isDigestKey(k)) continue;
+    const d = digestText(o[k]);
+    if (!d) continue;
+    return { digest: d, path: nest === undefined ? [k] : [nest, k], artifact: namedIn(o) };
+  }
+  return undefined;
+}
+
 /** The digest a result reports (in the body, or one level inside `result`/`data`/`file`/...), and the artifact
  *  named next to it. */
 function digestIn(body: unknown): FoundDigest | undefined {
-  const look = (o: Obj, path: JsonPath): FoundDigest | undefined => {
-    for (const k of Object.keys(o)) {
-      if (!isDigestKey(k)) continue;
-      const d = digestText(o[k]);
-      if (!d) continue;
-      const named = ARTIFACT_KEYS.map((a) => o[a]).find((v) => typeof v === 'string' && v !== '') as string | undefined;
-      return { digest: d, path: [...path, k], artifact: named };
-    }
-    return undefined;
-  };
   if (!isObj(body)) return undefined;
-  const top = look(body, []);
+  const top = digestAt(body);
   if (top) return top;
-  for (const k of ['result', 'data', 'file', 'artifact', 'content', 'commit', 'object']) {
-    if (isObj(body[k])) {
-      const inner = look(body[k] as Obj, [k]);
-      if (inner) return { ...inner, artifact: inner.artifact ?? (ARTIFACT_KEYS.map((a) => body[a]).find((v) => typeof v === 'string') as string | undefined) };
-    }
+  for (const k of NESTS) {
+    const inner = body[k];
+    if (!isObj(inner)) continue;
+    const found = digestAt(inner, k);
+    if (found) return { ...found, artifact: found.artifact ?? namedIn(body) };
   }
   return undefined;
 }
@@ -105,24 +129,20 @@ export const staleDigest: Check = {
     let next = 0;
     for (const call of calls) {
       // What the model could have seen before making this call: results that arrived in earlier turns.
-      while (next < results.length && results[next].turn < call.turn) apply(results[next], pairing.callOf[next]), next++;
-      checkExpected(call);
+      while (next < results.length && results[next].turn < call.turn) apply(next++);
+      if (state.size > 0) checkExpected(call); // no digest known yet: nothing can be stale
     }
-    while (next < results.length) apply(results[next], pairing.callOf[next]), next++;
-
-    function contractOf(call: ToolCall): ToolContract | undefined {
-      return ctx.contractFor(call.name)?.contract;
-    }
+    while (next < results.length) apply(next++);
 
     function checkExpected(call: ToolCall): void {
-      const args = ctx.effectiveArgs(call).args;
+      const args = pairing.args(call);
       if (!isObj(args)) return;
       let artifact: string | undefined;
-      for (const k of Object.keys(args)) {
+      for (const k in args) {
         if (!isExpectedDigestKey(k)) continue;
         const passed = digestText(args[k]);
         if (!passed) continue;
-        artifact ??= artifactOf(args, contractOf(call));
+        artifact ??= artifactOf(args, pairing.contract(call.name));
         const st = artifact === undefined ? undefined : state.get(artifact);
         if (!st || (st.current !== undefined && sameDigest(st.current, passed))) continue;
         if (!st.older.some((d) => sameDigest(d, passed))) continue; // a digest we never saw: cannot tell
@@ -138,14 +158,17 @@ export const staleDigest: Check = {
       }
     }
 
-    function apply(result: ToolResult, call: ToolCall | undefined): void {
+    function apply(i: number): void {
+      const call = pairing.callOf[i];
       if (!call) return;
-      const contract = contractOf(call);
-      if (resultFailed(result, okExitCodesFor(call.name, contract?.okExitCodes))) return;
-      const mutating = isMutating(call, contract);
-      const reading = readResult(result);
+      const result = results[i];
+      const mutating = pairing.mutating(call);
+      const reading = pairing.reading(i);
       const found = digestIn(reading.body);
-      const args = ctx.effectiveArgs(call).args;
+      // Nothing to learn from a read that reports no digest; and a failed call changed nothing.
+      if ((!mutating && !found) || pairing.failed(i)) return;
+      const contract = pairing.contract(call.name);
+      const args = pairing.args(call);
       const artifact = artifactOf(args, contract) ?? found?.artifact;
       if (artifact === undefined) return;
       const st = state.get(artifact);

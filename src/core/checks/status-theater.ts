@@ -1,6 +1,6 @@
 // Status-code theater: the transport says success while the body says failure, or the result envelope the
 // seed's accept_tool_body demands ({ok, error, result}) is malformed. Honest failures are never theater.
-import { bodyFailure, brief, isSetError, okExitCodesFor, readResult, transportVerdict, type ResultReading } from '../results';
+import { bodyFailure, brief, isSetError, okExitCodesFor, transportVerdict, type ResultReading } from '../results';
 import type { Check } from './check';
 import { pairingOf } from './pairing';
 
@@ -35,8 +35,8 @@ export const statusTheater: Check = {
     const pairing = pairingOf(ctx);
     results.forEach((result, i) => {
       const call = pairing.callOf[i];
-      const contract = call ? ctx.contractFor(call.name)?.contract : undefined;
-      const reading = readResult(result);
+      const contract = call ? pairing.contract(call.name) : undefined;
+      const reading = contract?.envelope ? pairing.fullReading(i) : pairing.reading(i);
       const verdict = transportVerdict(reading, okExitCodesFor(call?.name, contract?.okExitCodes));
       if (verdict.kind === 'failure') return; // an honest failure
       const who = call ? `${call.name}: ` : '';
