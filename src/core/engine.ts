@@ -3,6 +3,7 @@
 // checked in constant memory; findings get their spans while their source is still at hand.
 import { CHECKS, CODES, SessionContext, type PendingFinding } from './checks';
 import type { Profile } from './contracts/compile';
+import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
 import { ADAPTERS, type FormatAdapter, type LineState } from './formats';
 import { SessionBuilder } from './formats/builder';
@@ -21,6 +22,8 @@ export interface CheckOptions {
   severity?: SeverityOverrides;
   /** Tools whose repeats are expected (clocks, polls, random sources), besides those a contract marks `volatile`. */
   volatileTools?: string[];
+  /** Built-in contract packs for the agent a format recognises: all (default), none (false), or these ids. */
+  packs?: PackSelection;
   /** Keep the sessions (with their sources) in the result, for views that show calls (the decision table). */
   keepModel?: boolean;
 }
@@ -197,7 +200,8 @@ export class TraceChecker {
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
     const pending: PendingFinding[] = [];
-    const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools);
+    const packs = packContracts(ADAPTERS.find((a) => a.id === format)?.packs, this.options.packs);
+    const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools, packs);
     try {
       for (const check of CHECKS) check.run(ctx);
       for (const p of pending) this.emit(p, index);

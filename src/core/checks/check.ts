@@ -1,5 +1,6 @@
 // What a check is: stable metadata (code, default severity, documentation) and a function over one session.
 import type { ContractSet, ToolContract } from '../contracts/types';
+import type { PackContracts } from '../contracts/packs';
 import type { Profile } from '../contracts/compile';
 import type { ArgumentsEncoding, Session, Severity, ToolCall } from '../model';
 import type { Anchor, Doc, JsonPath } from '../parse/doc';
@@ -28,8 +29,8 @@ export interface PendingFinding {
 
 export interface ResolvedContract {
   contract: ToolContract;
-  /** 'workspace' contracts win over definitions embedded in the trace. */
-  source: 'workspace' | 'embedded';
+  /** 'workspace' contracts win over definitions embedded in the trace, which win over built-in packs. */
+  source: 'workspace' | 'embedded' | 'pack';
 }
 
 /** The arguments a check should look at: unwrapped, with where they live in the source. */
@@ -43,6 +44,8 @@ export interface EffectiveArgs {
 export class SessionContext {
   private readonly embedded = new Map<string, ToolContract>();
   private readonly faults = new Map<ToolCall, SchemaFault[]>();
+  /** Tools called with free-form command lines, when a pack treats such lines as shell commands. */
+  private readonly commands = new Set<string>();
   readonly closed: boolean;
 
   constructor(
@@ -53,7 +56,10 @@ export class SessionContext {
     readonly report: (f: PendingFinding) => void,
     /** Tools whose repeats are expected whatever their contract says (the `volatileTools` setting). */
     readonly volatileTools: ReadonlySet<string> = new Set(),
+    /** Built-in packs that apply to this session's format (partial: they never make the session closed). */
+    readonly packs?: PackContracts,
   ) {
+    if (packs?.command) for (const c of session.calls) if (c.encoding === 'freeform') this.commands.add(c.name);
     for (const t of session.tools) {
       if (!this.embedded.has(t.name)) this.embedded.set(t.name, { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
     }
@@ -64,7 +70,9 @@ export class SessionContext {
     const ws = this.contracts.tools.get(name);
     if (ws) return { contract: ws, source: 'workspace' };
     const emb = this.embedded.get(name);
-    return emb ? { contract: emb, source: 'embedded' } : undefined;
+    if (emb) return { contract: emb, source: 'embedded' };
+    const pack = this.packs?.tools.get(name) ?? (this.commands.has(name) ? this.packs?.command : undefined);
+    return pack ? { contract: pack, source: 'pack' } : undefined;
   }
 
   /** Repeats of this tool are expected: its contract says `volatile`, or the settings list it. */
@@ -90,7 +98,8 @@ export class SessionContext {
       const resolved = this.contractFor(call.name);
       const eff = this.effectiveArgs(call);
       // Arguments that are not an object already have their one finding (arguments-encoding).
-      const checkable = eff.args !== undefined && eff.encoding !== 'non-object' && eff.encoding !== 'invalid';
+      // Free-form input (a custom tool's patch text, a text action's command line) is not JSON by design.
+      const checkable = eff.args !== undefined && eff.encoding !== 'non-object' && eff.encoding !== 'invalid' && eff.encoding !== 'freeform';
       f = resolved?.contract.arguments === undefined || !checkable
         ? []
         : validateArguments(resolved.contract.arguments, eff.args, this.profile, eff.doc, eff.path);

@@ -17,6 +17,9 @@ export interface LineState {
 export interface FormatAdapter {
   /** The name reported in the CLI's `format` field. */
   readonly id: string;
+  /** Built-in contract packs for the agent this format recognises (ids in contracts/packs): a Claude Code log
+   *  gets the Claude Code pack. */
+  readonly packs?: readonly string[];
   /** Whether a parsed JSON document (or a JSONL line that is a whole conversation) is in this format. */
   claimsDocument?(value: unknown): boolean;
   /** Read a claimed document into sessions. */

@@ -90,6 +90,7 @@ class ClaudeCodeReader {
 
 export const claudeCode: FormatAdapter = {
   id: 'claude-code',
+  packs: ['claude-code'],
   claimsDocument(v) {
     return isLoglines(v);
   },

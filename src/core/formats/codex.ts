@@ -67,6 +67,7 @@ function readItem(b: SessionBuilder, doc: Doc, item: Obj, memo: CodexMemo): void
 
 export const codex: FormatAdapter = {
   id: 'codex',
+  packs: ['codex'],
   claimsLine(v) {
     return isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload);
   },

@@ -86,6 +86,7 @@ function memoOf(memo: Record<string, unknown>): McpMemo {
 
 export const mcp: FormatAdapter = {
   id: 'mcp',
+  packs: ['mcp-filesystem', 'mcp-fetch', 'mcp-git'],
   claimsDocument(v) {
     return Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture));
   },

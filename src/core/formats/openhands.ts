@@ -76,6 +76,7 @@ function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
 
 export const openhands: FormatAdapter = {
   id: 'openhands',
+  packs: ['openhands'],
   claimsDocument(v) {
     return Array.isArray(v) && v.length > 0 && v.every(isEvent);
   },

@@ -56,6 +56,7 @@ function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]
 
 export const sweAgent: FormatAdapter = {
   id: 'swe-agent',
+  packs: ['swe-agent'],
   claimsDocument(v) {
     return isTrajectory(v);
   },

@@ -1,0 +1,39 @@
+// OpenAI Codex CLI's built-in tools. Written from codex-rs/core/src/tools/spec.rs (openai/codex, commit
+// b8a1c8f8c4671c9a534eede7f32f11f5c9a5f938, the 0.9x Rust CLI) and the Responses API `local_shell_call` item.
+// Codex declares numbers as "number" and closes every object (additionalProperties false); the approval fields
+// (sandbox_permissions, justification, prefix_rule) and the older with_escalated_permissions are all accepted.
+// apply_patch is usually a free-form (custom) tool whose input is the patch text: such calls are not JSON and
+// are not checked; the function variant takes {input}.
+import { arr, bool, num, obj, oneOfStr, str, type ContractPack } from './types';
+
+const approval = { sandbox_permissions: str(), justification: str(), prefix_rule: arr(str()), with_escalated_permissions: bool() };
+
+export const codexPack: ContractPack = {
+  id: 'codex',
+  title: 'Codex CLI',
+  describes: {
+    project: 'OpenAI Codex CLI (openai/codex, codex-rs)',
+    version: '0.9x (Rust CLI)',
+    source: 'codex-rs/core/src/tools/spec.rs',
+    commit: 'b8a1c8f8c4671c9a534eede7f32f11f5c9a5f938',
+  },
+  tools: {
+    shell: { arguments: obj({ command: arr(str()), workdir: str(), timeout_ms: num(), ...approval }, ['command']), mutates: true },
+    shell_command: { arguments: obj({ command: str(), workdir: str(), login: bool(), timeout_ms: num(), ...approval }, ['command']), mutates: true },
+    exec_command: {
+      arguments: obj({ cmd: str(), workdir: str(), shell: str(), login: bool(), tty: bool(), yield_time_ms: num(), max_output_tokens: num(), ...approval }, ['cmd']),
+      mutates: true,
+    },
+    write_stdin: { arguments: obj({ session_id: num(), chars: str(), yield_time_ms: num(), max_output_tokens: num() }, ['session_id']), mutates: true, volatile: true },
+    local_shell_call: {
+      arguments: obj({ type: oneOfStr(['exec']), command: arr(str()), timeout_ms: num(), working_directory: str(), env: { type: 'object', additionalProperties: { type: 'string' } }, user: str() }, ['type', 'command']),
+      mutates: true,
+    },
+    apply_patch: { arguments: obj({ input: str() }, ['input']), mutates: true },
+    update_plan: {
+      arguments: obj({ explanation: str(), plan: arr(obj({ step: str(), status: oneOfStr(['pending', 'in_progress', 'completed']) }, ['step', 'status'])) }, ['plan']),
+      mutates: false,
+    },
+    view_image: { arguments: obj({ path: str() }, ['path']), mutates: false },
+  },
+};
