@@ -3,7 +3,7 @@
 // number lexemes are recovered lazily, by walking the text to the node, only for nodes that have findings.
 import type { Span } from '../model';
 import { escapeMap } from './escapes';
-import { locate, type Located } from './locate';
+import { locate, newLocateCache, type LocateCache, type Located } from './locate';
 
 export type JsonPath = (string | number)[];
 
@@ -39,6 +39,8 @@ export function embeddedDoc(parent: Doc, path: JsonPath, decoded: string, skip: 
 // Several findings often point into the same doc (and every finding inside string-encoded arguments needs the
 // string that holds them): remember what was located, per doc.
 const located = new WeakMap<Doc, Map<string, Located | undefined>>();
+// Where earlier walks of a doc's text got to, so that many nodes of one large document are located in one pass.
+const walks = new WeakMap<Doc, LocateCache>();
 
 function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
   let memo = located.get(doc);
@@ -48,7 +50,9 @@ function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
   }
   const key = path.join('\u0000');
   if (memo.has(key)) return memo.get(key);
-  const node = locate(doc.text, path);
+  let cache = walks.get(doc);
+  if (!cache) walks.set(doc, (cache = newLocateCache()));
+  const node = locate(doc.text, path, cache);
   memo.set(key, node);
   return node;
 }

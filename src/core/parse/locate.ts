@@ -55,23 +55,59 @@ function keyOf(text: string, start: number, end: number): string {
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
-export function locate(text: string, path: JsonPath): Located | undefined {
+/** What earlier walks of the same text learned: where the value at a path prefix starts, and where the elements of
+ *  an array start (as far as they were skipped). With it, locating many nodes of one large document (an OTLP
+ *  export, an Inspect log) resumes from the nearest known place instead of rescanning from the start. */
+export interface LocateCache {
+  starts: Map<string, number>;
+  elements: Map<string, number[]>;
+}
+
+export function newLocateCache(): LocateCache {
+  return { starts: new Map(), elements: new Map() };
+}
+
+export function locate(text: string, path: JsonPath, cache?: LocateCache): Located | undefined {
+  const keys: string[] = [''];
+  for (let i = 0; i < path.length; i++) keys.push(keys[i] + '\u0000' + String(path[i]));
+  // Resume from the longest known proper prefix (the last segment is always walked, for its key span).
+  let from = 0;
   let pos = skipWs(text, 0);
+  if (cache) {
+    for (let l = path.length - 1; l > 0; l--) {
+      const known = cache.starts.get(keys[l]);
+      if (known !== undefined) {
+        from = l;
+        pos = known;
+        break;
+      }
+    }
+  }
   let keyStart: number | undefined;
   let keyEnd: number | undefined;
-  for (const seg of path) {
+  for (let depth = from; depth < path.length; depth++) {
+    const seg = path[depth];
     const open = text[pos];
     if (typeof seg === 'number') {
       if (open !== '[') return undefined;
-      pos = skipWs(text, pos + 1);
-      for (let i = 0; i < seg; i++) {
-        if (text[pos] === ']') return undefined;
+      let els = cache?.elements.get(keys[depth]);
+      if (!els) {
+        els = [skipWs(text, pos + 1)];
+        cache?.elements.set(keys[depth], els);
+      }
+      if (text[els[0]] === ']') return undefined;
+      let i = Math.min(seg, els.length - 1);
+      pos = els[i];
+      for (; i < seg; i++) {
         pos = skipWs(text, skipValue(text, pos));
         if (text[pos] !== ',') return undefined;
         pos = skipWs(text, pos + 1);
+        if (text[pos] === ']') return undefined;
+        els.push(pos);
       }
       if (text[pos] === ']' || pos >= text.length) return undefined;
       keyStart = keyEnd = undefined;
+      cache?.starts.set(keys[depth + 1], pos);
       continue;
     }
     if (open !== '{') return undefined;
@@ -93,6 +129,7 @@ export function locate(text: string, path: JsonPath): Located | undefined {
     pos = found.value;
     keyStart = found.ks;
     keyEnd = found.ke;
+    cache?.starts.set(keys[depth + 1], pos);
   }
   if (pos >= text.length) return undefined;
   return { start: pos, end: skipValue(text, pos), keyStart, keyEnd };
