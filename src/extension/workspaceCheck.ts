@@ -22,6 +22,9 @@ export interface WorkspaceSummary {
   message: string;
 }
 
+/** Files read ahead of the one being checked. */
+const READ_AHEAD = 16;
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function summaryMessage(s: Omit<WorkspaceSummary, 'message' | 'first'>): string {
@@ -53,21 +56,41 @@ export async function checkWorkspace(
       const open = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d]));
       const map = severity();
       const step = uris.length ? 100 / uris.length : 100;
+      // files are read a few ahead (reading is a round trip; checking is not), checked one at a time
+      const reads = new Map<number, Promise<string | undefined>>();
+      const read = (j: number) => {
+        if (j >= uris.length || reads.has(j)) return;
+        const uri = uris[j];
+        const doc = open.get(uri.toString());
+        let text: Promise<string | undefined>;
+        if (doc) text = Promise.resolve(live.isCandidate(doc) ? doc.getText() : undefined);
+        else if (contracts.file(vscode.workspace.asRelativePath(uri))) text = Promise.resolve(undefined); // a contract, not a trace
+        else text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(decode, () => undefined);
+        reads.set(j, text);
+      };
+      let lastYield = Date.now();
+      let reported = 0;
+      let lastReport = 0;
       for (const [i, uri] of uris.entries()) {
         if (token.isCancellationRequested) {
           summary.cancelled = true;
           break;
         }
-        progress.report({ message: `${i + 1}/${uris.length} ${vscode.workspace.asRelativePath(uri)}`, increment: step });
-        const doc = open.get(uri.toString());
-        if (doc && !live.isCandidate(doc)) continue;
-        if (!doc && contracts.file(vscode.workspace.asRelativePath(uri))) continue; // a contract, not a trace
-        let text: string;
-        try {
-          text = doc ? doc.getText() : decode(await vscode.workspace.fs.readFile(uri));
-        } catch {
-          continue;
+        for (let j = i; j < i + READ_AHEAD; j++) read(j);
+        const text = await reads.get(i);
+        reads.delete(i);
+        if (Date.now() - lastReport > 100 || i === uris.length - 1) {
+          progress.report({ message: `${i + 1}/${uris.length} ${vscode.workspace.asRelativePath(uri)}`, increment: step * (i + 1) - reported });
+          reported = step * (i + 1);
+          lastReport = Date.now();
         }
+        if (Date.now() - lastYield > 30) {
+          // let the progress notification and the cancel button breathe
+          await new Promise((r) => setTimeout(r, 0));
+          lastYield = Date.now();
+        }
+        if (text === undefined) continue;
+        const doc = open.get(uri.toString());
         const result = runCheck(text, uri, contracts.contracts!, false);
         if (result.format === undefined) {
           summary.skipped++;
@@ -95,8 +118,6 @@ export async function checkWorkspace(
             firstSeverity = d.severity;
           }
         }
-        // let the progress notification and the cancel button breathe between files
-        await new Promise((r) => setTimeout(r, 0));
       }
     },
   );

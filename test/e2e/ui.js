@@ -3,6 +3,8 @@
 // Screenshots go to .test-output/screenshots/ — look at them.
 'use strict';
 const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
 
 const TRACE = 'hours.calls.jsonl';
 
@@ -15,7 +17,7 @@ async function quickOpen(page, text) {
   await page.keyboard.press('Enter');
 }
 
-module.exports = async function ui({ page, screenshot, log }) {
+module.exports = async function ui({ page, screenshot, log, workspace }) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60000 });
   log('workbench ready');
@@ -110,4 +112,25 @@ module.exports = async function ui({ page, screenshot, log }) {
   assert.doesNotMatch(pkgProblems, /Contract Guard/, 'no Contract Guard problems in package.json');
   assert.strictEqual(await page.locator('.statusbar-item:has-text("calls")').count(), 0, 'no status bar item for package.json');
   await screenshot('06-package-json');
+  await filter.fill('');
+
+  // 6. a long workspace check can be cancelled from its progress notification
+  const many = path.join(workspace, 'many', 'traces');
+  fs.mkdirSync(many, { recursive: true });
+  const sample = fs.readFileSync(path.join(workspace, 'fixtures', 'traces', 'weather.openai-chat.jsonl'));
+  for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(many, `copy-${String(i).padStart(4, '0')}.jsonl`), sample);
+  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear').first().click({ timeout: 1000 }).catch(() => undefined);
+  await quickOpen(page, '>Check Workspace Contracts');
+  const progress = page.locator('.notifications-toasts .notification-toast:has-text("Contract Guard")').filter({ has: page.locator('.monaco-button:has-text("Cancel")') });
+  await progress.first().waitFor({ state: 'visible', timeout: 20000 });
+  await page.waitForFunction(() => /\d+\/\d+ many/.test(document.querySelector('.notifications-toasts')?.textContent ?? ''), null, { timeout: 20000 });
+  await screenshot('07-workspace-check-progress');
+  await progress.first().locator('.monaco-button:has-text("Cancel")').click();
+  const cancelled = page.locator('.notifications-toasts .notification-toast:has-text("Cancelled after")');
+  await cancelled.waitFor({ state: 'visible', timeout: 20000 });
+  const cancelledText = (await cancelled.innerText()).replace(/\s+/g, ' ');
+  log(`cancelled: ${cancelledText}`);
+  const done = Number(cancelledText.match(/in (\d+) traces?/)[1]);
+  assert.ok(done < 400, `stopped early (${done} traces checked)`);
+  await screenshot('08-workspace-check-cancelled');
 };

@@ -309,11 +309,11 @@ async function main() {
     const fn = typeof script === 'function' ? script : script.run;
     try {
       await fn({
-        page, workspace, extension, log: (...a) => console.log('[ui]', ...a),
+        page, workspace, extension, log: (...a) => console.log(`[ui ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a),
         screenshot: async (name) => {
           const file = path.join(shots, `${name}.png`);
           await page.screenshot({ path: file });
-          console.log(`[ui] screenshot ${path.relative(repo, file)}`);
+          console.log(`[ui ${((Date.now() - started) / 1000).toFixed(1)}s] screenshot ${path.relative(repo, file)}`);
           return file;
         },
       });
