@@ -109,7 +109,7 @@ function makeWebExtension(tmp) {
   if (!pkg.browser) throw new Error('package.json has no `browser` entry');
   delete pkg.main;
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  for (const p of ['dist/web', 'media', 'syntaxes', 'schemas', 'README.md', 'LICENSE']) {
+  for (const p of ['dist/web', 'dist/webview', 'media', 'syntaxes', 'schemas', 'README.md', 'LICENSE']) {
     if (fs.existsSync(path.join(repo, p))) copyInto(path.join(repo, p), path.join(dir, p));
   }
   return dir;
