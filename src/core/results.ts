@@ -23,7 +23,8 @@ export interface ResultSignals extends TransportSignals {
 export interface ResultReading {
   /** The body as the tool meant it: unwrapped from transport wrappers, JSON read out of strings. */
   body: unknown;
-  /** Where the body is in the source (undefined when the adapter recorded no position for the payload). */
+  /** Where the body is in the source: only in a reading made with anchors (readResult, resultBodyAnchor);
+   *  undefined when the adapter recorded no position for the payload. */
   at?: Anchor;
   /** The body as text, when it is text (or the stdout of an exit-code wrapper). */
   text?: string;
@@ -60,27 +61,37 @@ function sub(at: Anchor | undefined, ...path: JsonPath): Anchor | undefined {
 export function readResult(result: ToolResult): ResultReading {
   let r = cache.get(result);
   if (!r) {
-    r = readResultOnce(result, false);
+    r = readResultOnce(result, false, true);
     cache.set(result, r);
   }
   return r;
 }
 
-// Keys that can make a JSON body matter to the status and digest checks. A string holding JSON without any of
-// them is left unparsed by a `quick` reading: it cannot say failure, carry a wrapper or report a digest.
-const TELLING_KEY = /"(?:ok|error|errors|success|status|status_?code|statusCode|isError|jsonrpc|exit_?code|exitCode|return_?code|text|[A-Za-z_-]*(?:sha|hash|digest|etag|checksum|md5)[A-Za-z0-9_-]*)"\s*:/i;
+// Words that can make a JSON body matter to the status and digest checks (as keys, or anywhere for digests). A
+// long string holding JSON without any of them is left unparsed by a `quick` reading: it cannot say failure,
+// carry a wrapper or report a digest. Short strings are simply parsed.
+const TELLING = /"(?:ok|error|errors|success|status|status_code|statusCode|isError|jsonrpc|exit_code|exitCode|returncode|return_code|text)"|sha|hash|digest|etag|checksum|md5/i;
+const QUICK_MIN = 512;
 
-/** Read a result's payload, uncached. `quick`: leave strings holding JSON unparsed when no key in them could
- *  matter to the status and digest checks (the body is then the string itself). */
-export function readResultOnce(result: ToolResult, quick: boolean): ResultReading {
-  const transport: ResultSignals = { ...result.transport };
-  const raw = valueAt(result.at);
-  if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result') && transport.isError === undefined) {
-    transport.errorFlagAbsent = true;
+/** Read a result's payload, uncached. `quick`: leave long strings holding JSON unparsed when nothing in them
+ *  could matter to the status and digest checks (the body is then the string itself). `anchors`: also say where
+ *  the body is in the source (costs a little; the checks ask for it only when they report). */
+export function readResultOnce(result: ToolResult, quick: boolean, anchors = false): ResultReading {
+  const t = result.transport;
+  const transport: ResultSignals = { httpStatus: t.httpStatus, exitCode: t.exitCode, isError: t.isError, spanStatus: t.spanStatus };
+  if (t.isError === undefined) {
+    const raw = valueAt(result.at);
+    if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result')) transport.errorFlagAbsent = true;
   }
   const r: ResultReading = { body: undefined, transport };
-  unwrap(r, result.payload, result.payloadAt, 0, quick);
+  unwrap(r, result.payload, anchors ? result.payloadAt : undefined, 0, quick);
   return r;
+}
+
+/** Where a path inside a result's body is in the source (falls back to the result). */
+export function resultBodyAnchor(result: ToolResult, path: JsonPath): Anchor {
+  const at = readResultOnce(result, false, true).at;
+  return at ? { doc: at.doc, path: [...at.path, ...path] } : result.at;
 }
 
 function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number, quick = false): void {
@@ -92,7 +103,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     r.text = value;
     const lead = firstNonBlank(value);
     if (lead === '{' || lead === '[') {
-      if (quick && !TELLING_KEY.test(value)) {
+      if (quick && value.length >= QUICK_MIN && !TELLING.test(value)) {
         r.text = undefined;
         r.skipped = true;
         return;
@@ -142,7 +153,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
   }
   if (!isObj(value)) return;
   // JSON-RPC response
-  if (value.jsonrpc === '2.0' || ('id' in value && ('result' in value || 'error' in value) && Object.keys(value).every((k) => RPC_KEYS.has(k)))) {
+  if (value.jsonrpc === '2.0' || ('id' in value && ('result' in value || 'error' in value) && onlyKeys(value, RPC_KEYS))) {
     if (value.error !== undefined && value.error !== null) {
       t.jsonRpcError = true;
       return;
@@ -151,7 +162,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     return;
   }
   // MCP CallToolResult
-  if (Array.isArray(value.content) && Object.keys(value).every((k) => MCP_KEYS.has(k))) {
+  if (Array.isArray(value.content) && onlyKeys(value, MCP_KEYS)) {
     if (typeof value.isError === 'boolean') {
       if (t.isError === undefined) t.isError = value.isError;
     } else if (t.isError === undefined) t.errorFlagAbsent = true;
@@ -160,21 +171,34 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     return;
   }
   // HTTP wrapper
-  const sk = HTTP_KEYS.find((k) => Number.isInteger(value[k]) && (value[k] as number) >= 100 && (value[k] as number) <= 599);
-  const bk = sk && BODY_KEYS.find((k) => k in value);
+  const sk = firstKey(value, HTTP_KEYS, isHttpStatus);
+  const bk = sk && firstKey(value, BODY_KEYS, isPresent);
   if (sk && bk) {
     if (t.httpStatus === undefined) t.httpStatus = value[sk] as number;
     unwrap(r, value[bk], sub(at, bk), depth + 1, quick);
     return;
   }
   // Exit-code wrapper: the object stays the body; its output is the text.
-  const ek = EXIT_KEYS.find((k) => Number.isInteger(value[k]));
+  const ek = firstKey(value, EXIT_KEYS, Number.isInteger);
   if (ek) {
     if (t.exitCode === undefined) t.exitCode = value[ek] as number;
     const out = [value.stdout, value.output].find((s) => typeof s === 'string' && s.trim() !== '');
     const text = out ?? (typeof value.stderr === 'string' ? value.stderr : undefined);
     if (typeof text === 'string') r.text = text;
   }
+}
+
+function onlyKeys(o: Obj, allowed: Set<string>): boolean {
+  for (const k in o) if (!allowed.has(k)) return false;
+  return true;
+}
+
+const isHttpStatus = (v: unknown) => Number.isInteger(v) && (v as number) >= 100 && (v as number) <= 599;
+const isPresent = (v: unknown) => v !== undefined;
+
+function firstKey(o: Obj, keys: readonly string[], test: (v: unknown) => boolean): string | undefined {
+  for (const k of keys) if (test(o[k])) return k;
+  return undefined;
 }
 
 function firstNonBlank(s: string): string {
@@ -190,15 +214,34 @@ function firstNonBlank(s: string): string {
 /** Tools that use exit code 1 for "no match" or "differs", when no contract says otherwise. */
 const NO_MATCH_TOOLS = new Set(['grep', 'rg', 'ripgrep', 'egrep', 'fgrep', 'diff', 'cmp', 'git_diff']);
 
+const ONLY_ZERO: readonly number[] = [0];
+const ZERO_ONE: readonly number[] = [0, 1];
+
 export function okExitCodesFor(tool: string | undefined, declared?: number[]): number[] {
   if (declared) return declared;
-  return tool && NO_MATCH_TOOLS.has(tool.toLowerCase()) ? [0, 1] : [0];
+  return (tool && NO_MATCH_TOOLS.has(tool.toLowerCase()) ? ZERO_ONE : ONLY_ZERO) as number[];
 }
 
 export type TransportVerdict =
   | { kind: 'failure'; said: string }
   | { kind: 'success'; said: string }
   | { kind: 'silent' };
+
+const SPAN_ERROR = /^(error|status_code_error|2)$/i;
+const SPAN_OK = /^(ok|unset|status_code_ok|status_code_unset|0|1)$/i;
+
+/** What the transport says, without the words (no allocation: the checks ask this of every result). */
+export function transportKind(r: ResultReading, okExitCodes: readonly number[] = ONLY_ZERO): TransportVerdict['kind'] {
+  const t = r.transport;
+  if (t.isError === true || t.jsonRpcError) return 'failure';
+  if (t.spanStatus !== undefined && SPAN_ERROR.test(t.spanStatus)) return 'failure';
+  if (t.httpStatus !== undefined && t.httpStatus >= 400) return 'failure';
+  if (t.exitCode !== undefined && !okExitCodes.includes(t.exitCode)) return 'failure';
+  if (t.httpStatus !== undefined && t.httpStatus >= 200 && t.httpStatus < 300) return 'success';
+  if (t.exitCode !== undefined || t.isError === false || t.errorFlagAbsent) return 'success';
+  if (t.spanStatus !== undefined && SPAN_OK.test(t.spanStatus)) return 'success';
+  return 'silent';
+}
 
 /** Failure if any transport signal says so (an honest failure); success if one affirmatively says success. */
 export function transportVerdict(r: ResultReading, okExitCodes: number[] = [0]): TransportVerdict {

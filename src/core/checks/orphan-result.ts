@@ -1,5 +1,5 @@
 // A result whose call id matches no call. Pairing itself lives in pairing.ts.
-import { transportVerdict } from '../results';
+import { transportKind } from '../results';
 import type { Check } from './check';
 import { pairingOf } from './pairing';
 
@@ -15,7 +15,7 @@ export const orphanResult: Check = {
     const pairing = pairingOf(ctx);
     results.forEach((result, i) => {
       if (pairing.callOf[i]) return;
-      if (transportVerdict(pairing.reading(i)).kind === 'failure') return;
+      if (transportKind(pairing.reading(i)) === 'failure') return;
       const message = result.callId ? `result for ${result.callId} matches no call in this session` : 'result answers no call: no unanswered call precedes it';
       ctx.report({ code: 'orphan-result', message, at: result.at });
     });

@@ -5,7 +5,7 @@
 import type { ToolContract } from '../contracts/types';
 import { callFingerprint } from '../fingerprint';
 import type { ToolCall, ToolResult } from '../model';
-import { bodyFailure, okExitCodesFor, readResultOnce, transportVerdict, type ResultReading } from '../results';
+import { bodyFailure, okExitCodesFor, readResultOnce, transportKind, type ResultReading } from '../results';
 import type { SessionContext } from './check';
 import { isMutating } from './mutation';
 
@@ -13,7 +13,7 @@ export interface Pairing {
   /** The (first) result that answered each call, by call index. */
   readonly resultOf: (ToolResult | undefined)[];
   /** The index in session.results of that result, by call index (-1: none). */
-  readonly resultIndexOf: Int32Array;
+  readonly resultIndexOf: number[];
   /** The call each result answers, by result index (undefined: an orphan result). */
   readonly callOf: (ToolCall | undefined)[];
   /** Calls whose id an earlier, different call already used. */
@@ -47,10 +47,12 @@ export function fingerprintOf(ctx: SessionContext, call: ToolCall): string {
 
 class SessionPairing implements Pairing {
   readonly resultOf: (ToolResult | undefined)[];
-  readonly resultIndexOf: Int32Array;
+  readonly resultIndexOf: number[];
   readonly callOf: (ToolCall | undefined)[];
   readonly sharedIds: { first: ToolCall; call: ToolCall }[] = [];
   readonly echoes = new Set<ToolCall>();
+  /** Calls by id; a list only when several calls share one. */
+  private readonly byId = new Map<string, ToolCall | ToolCall[]>();
   // Filled lazily, indexed like session.calls / session.results.
   private fingerprints: (string | undefined)[] = [];
   private quick: (ResultReading | undefined)[] = [];
@@ -62,25 +64,26 @@ class SessionPairing implements Pairing {
   constructor(private readonly ctx: SessionContext) {
     const { calls, results } = ctx.session;
     this.resultOf = new Array(calls.length).fill(undefined);
-    this.resultIndexOf = new Int32Array(calls.length).fill(-1);
+    this.resultIndexOf = new Array<number>(calls.length).fill(-1);
     this.callOf = new Array(results.length).fill(undefined);
     this.pair();
   }
 
   private pair(): void {
     const { calls, results } = this.ctx.session;
-    const byId = new Map<string, ToolCall[]>();
+    const byId = this.byId;
     for (const call of calls) {
       if (call.id === undefined || call.id === '') continue;
       const same = byId.get(call.id);
       if (!same) {
-        byId.set(call.id, [call]);
+        byId.set(call.id, call);
         continue;
       }
-      const first = same[0];
+      const first = Array.isArray(same) ? same[0] : same;
       if (first.name === call.name && this.fingerprint(first) === this.fingerprint(call)) this.echoes.add(call);
       else this.sharedIds.push({ first, call });
-      same.push(call);
+      if (Array.isArray(same)) same.push(call);
+      else byId.set(call.id, [same, call]);
     }
     let next = 0; // the earliest call that may still be waiting for a positional result
     for (let i = 0; i < results.length; i++) {
@@ -88,7 +91,7 @@ class SessionPairing implements Pairing {
       let call: ToolCall | undefined;
       if (r.callId !== undefined && r.callId !== '') {
         const same = byId.get(r.callId);
-        if (same) call = same.length === 1 ? same[0] : this.pick(same, r);
+        if (same) call = Array.isArray(same) ? this.pick(same, r) : same;
       } else if (r.callIndex !== undefined) {
         call = calls[r.callIndex];
       } else {
@@ -104,7 +107,7 @@ class SessionPairing implements Pairing {
     }
     // An echo shares its original's result.
     for (const e of this.echoes) {
-      const orig = byId.get(e.id!)![0];
+      const orig = (byId.get(e.id!) as ToolCall[])[0];
       if (this.resultIndexOf[e.index] < 0) {
         this.resultIndexOf[e.index] = this.resultIndexOf[orig.index];
         this.resultOf[e.index] = this.resultOf[orig.index];
@@ -170,7 +173,7 @@ class SessionPairing implements Pairing {
     if (fail === undefined) {
       const call = this.callOf[i];
       const reading = this.reading(i);
-      fail = transportVerdict(reading, okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes)).kind === 'failure' || bodyFailure(reading) !== undefined;
+      fail = transportKind(reading, okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes)) === 'failure' || bodyFailure(reading) !== undefined;
       this.failures[i] = fail;
     }
     return fail;

@@ -1,7 +1,7 @@
 // Side-effect amnesia: a write whose digest did not move, or a later call that relies on a digest the artifact
 // no longer has. Digests are tracked per artifact (the path or id the call names), as short strings.
 import type { ToolCall, ToolResult } from '../model';
-import type { ResultReading } from '../results';
+import { resultBodyAnchor } from '../results';
 import type { Anchor, JsonPath } from '../parse/doc';
 import type { Check } from './check';
 import { ARTIFACT_KEYS, artifactOf } from './mutation';
@@ -188,7 +188,7 @@ export const staleDigest: Check = {
           ctx.report({
             code: 'stale-digest',
             message: `${call.name} claimed a write to ${artifact}; digest ${short(found.digest)} unchanged`,
-            at: anchorIn(reading, found.path, result),
+            at: resultBodyAnchor(result, found.path),
             call,
             related: st ? [{ at: calls[st.by].nameAt, message: `digest ${short(before)} of ${artifact} reported after this call` }] : undefined,
           });
@@ -209,7 +209,4 @@ function push(st: ArtifactState, d: string): void {
   if (st.older.length > KEEP) st.older.shift();
 }
 
-function anchorIn(reading: ResultReading, path: JsonPath, result: ToolResult): Anchor {
-  return reading.at ? { doc: reading.at.doc, path: [...reading.at.path, ...path] } : result.at;
-}
 

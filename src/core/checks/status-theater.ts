@@ -1,6 +1,6 @@
 // Status-code theater: the transport says success while the body says failure, or the result envelope the
 // seed's accept_tool_body demands ({ok, error, result}) is malformed. Honest failures are never theater.
-import { bodyFailure, brief, isSetError, okExitCodesFor, transportVerdict, type ResultReading } from '../results';
+import { bodyFailure, brief, isSetError, okExitCodesFor, transportKind, transportVerdict, type ResultReading } from '../results';
 import type { Check } from './check';
 import { pairingOf } from './pairing';
 
@@ -15,8 +15,10 @@ export function envelopeFault(reading: ResultReading, declared: boolean): string
   const looksLikeOne = isObj(b) && 'ok' in b && ('error' in b || 'result' in b);
   if (!declared && !looksLikeOne) return undefined;
   if (!isObj(b)) return `envelope expected {ok, error, result}, got ${b === undefined ? 'no body' : typeof b === 'string' ? 'text ' + brief(b) : brief(b)}`;
-  const missing = ENVELOPE.filter((k) => !(k in b));
-  if (missing.length) return `envelope lacks ${missing.join(' and ')} (expected ok, error and result)`;
+  if (!('ok' in b && 'error' in b && 'result' in b)) {
+    const missing = ENVELOPE.filter((k) => !(k in b));
+    return `envelope lacks ${missing.join(' and ')} (expected ok, error and result)`;
+  }
   if (typeof b.ok !== 'boolean') return `envelope ok must be true or false, got ${brief(b.ok)}`;
   if (b.ok === true && isSetError(b.error)) return `envelope says ok: true but carries error ${brief(b.error)}`;
   if (b.ok === false && b.result !== null && b.result !== undefined) return `envelope says ok: false but still carries a result ${brief(b.result)}`;
@@ -37,17 +39,19 @@ export const statusTheater: Check = {
       const call = pairing.callOf[i];
       const contract = call ? pairing.contract(call.name) : undefined;
       const reading = contract?.envelope ? pairing.fullReading(i) : pairing.reading(i);
-      const verdict = transportVerdict(reading, okExitCodesFor(call?.name, contract?.okExitCodes));
-      if (verdict.kind === 'failure') return; // an honest failure
+      const okExit = okExitCodesFor(call?.name, contract?.okExitCodes);
+      const kind = transportKind(reading, okExit);
+      if (kind === 'failure') return; // an honest failure
       const who = call ? `${call.name}: ` : '';
       const envelope = envelopeFault(reading, contract?.envelope === true);
       if (envelope) {
         ctx.report({ code: 'status-theater', message: who + envelope, at: result.at, call });
         return;
       }
-      if (verdict.kind !== 'success') return;
+      if (kind !== 'success') return;
       const failure = bodyFailure(reading);
       if (!failure) return;
+      const verdict = transportVerdict(reading, okExit) as { said: string };
       const message = failure.heuristic
         ? `${who}transport says success (${verdict.said}) but the text starts like an error (heuristic): ${failure.said}`
         : `${who}transport says success (${verdict.said}) but the body says ${failure.said}`;
