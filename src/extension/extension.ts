@@ -52,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
       checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      // contracts are found honouring the excludes: a change there can hide or reveal some
+      if (e.affectsConfiguration('files.exclude') || e.affectsConfiguration('search.exclude')) void contracts.reload();
       if (!e.affectsConfiguration('contractGuard')) return;
       severity = readSettings().severity;
       if (e.affectsConfiguration('contractGuard.contracts')) {

@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import { spawnSync } from 'child_process';
 import * as vscode from 'vscode';
 import type { WorkspaceSummary } from '../../../src/extension/workspaceCheck';
-import { api, brief, EXTENSION_ID, ours, wsUri } from './helpers';
+import { api, brief, codeOf, EXTENSION_ID, openChecked, ours, waitFor, wsUri } from './helpers';
 
 describe('Check Workspace Contracts', () => {
   it('fills the Problems panel for traces that are not open, and sums them up like the CLI', async () => {
@@ -78,5 +78,23 @@ describe('Check Workspace Contracts and the workspace’s excludes', () => {
       await vscode.commands.executeCommand('contractGuard.checkWorkspace', { quiet: true });
       await (await api()).settled();
     }
+  });
+});
+
+describe('contracts and the workspace’s excludes', () => {
+  it('re-reads the contracts when files.exclude changes: a hidden contract no longer applies', async () => {
+    const cg = await api();
+    const editor = await openChecked(cg, 'fixtures/traces/hours.calls.jsonl');
+    const uri = editor.document.uri;
+    const onLine0 = () => ours(uri).filter((d) => d.range.start.line === 0).map(codeOf);
+    assert.deepStrictEqual(onLine0(), [], 'a good call');
+    try {
+      await vscode.workspace.getConfiguration('files').update('exclude', { '**/hours.contract.json': true }, vscode.ConfigurationTarget.Global);
+      await waitFor('get_hours to lose its contract', () => onLine0().includes('unknown-tool'));
+    } finally {
+      await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the contract back', () => onLine0().length === 0);
+    await cg.settled();
   });
 });
