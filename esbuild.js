@@ -28,6 +28,11 @@ if (fs.existsSync('src/extension/extension.ts')) {
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser',
     format: 'cjs', target: 'es2022', external: ['vscode'], mainFields: ['browser', 'module', 'main'] });
 }
+if (fs.existsSync('src/webview/table.ts')) {
+  // The decision table page (loaded by the webview through asWebviewUri; media/table.css styles it).
+  builds.push({ entryPoints: ['src/webview/table.ts'], outfile: 'dist/webview/table.js', platform: 'browser',
+    format: 'iife', target: 'es2022' });
+}
 
 async function main() {
   const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...common, ...b })));

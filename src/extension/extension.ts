@@ -8,6 +8,7 @@ import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
 import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
+import { registerDecisionTable, type DecisionTableApi } from './table';
 import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
 
 /** What `activate` returns: used by the integration suites to wait for the extension to be idle. */
@@ -27,6 +28,8 @@ export interface ContractGuardApi {
   statusText(): string | undefined;
   /** Frozen fixtures: freeze a call, replay the fixtures, the Test Explorer controller. */
   fixtures: FixturesApi;
+  /** The decision table panels. */
+  table: DecisionTableApi;
 }
 
 export function activate(context: vscode.ExtensionContext): ContractGuardApi {
@@ -70,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
 
   const ready = contracts.reload().then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
+  const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
   const settled = async () => {
     await ready;
     for (;;) {
@@ -82,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     ready,
     settled,
     fixtures,
+    table,
     checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     status: (uri) => {
       const s = live.state(uri);

@@ -1,0 +1,114 @@
+// The decision table of an open trace: the live check's model when it is current (else one check of the text),
+// the workspace contracts, and the fixtures folder's files replayed against those contracts (cached until a
+// fixture file or the contracts change).
+import * as vscode from 'vscode';
+import type { ContractSet, FileResult } from '../../core';
+import { FIXTURE_SUFFIX } from '../../core/fixtures';
+import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
+import { runCheck } from '../diagnostics';
+import { fixturesFolderFor } from '../fixtures/freeze';
+import { readSettings } from '../settings';
+import type { Item, TableMeta } from '../../webview/protocol';
+import { GATES } from '../../core/report/decision-table';
+
+export interface LiveModel {
+  state(uri: vscode.Uri): { version: number; result: FileResult } | undefined;
+}
+
+const decoder = new TextDecoder();
+
+/** Fixture files replayed against one contract set, per fixtures folder. */
+export class FixtureCache implements vscode.Disposable {
+  private cache = new Map<string, { contracts: ContractSet; profile: string; replays: FixtureReplays; count: number }>();
+  private readonly watcher: vscode.FileSystemWatcher;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  constructor() {
+    this.watcher = vscode.workspace.createFileSystemWatcher(`**/*${FIXTURE_SUFFIX}`);
+    const drop = () => {
+      this.cache.clear();
+      this.changed.fire();
+    };
+    this.watcher.onDidCreate(drop);
+    this.watcher.onDidChange(drop);
+    this.watcher.onDidDelete(drop);
+  }
+
+  async replays(trace: vscode.Uri, contracts: ContractSet): Promise<{ replays: FixtureReplays; count: number } | undefined> {
+    const folder = fixturesFolderFor(trace);
+    if (!folder) return undefined;
+    const profile = readSettings(trace).profile;
+    const key = folder.toString();
+    const hit = this.cache.get(key);
+    if (hit && hit.contracts === contracts && hit.profile === profile) return hit;
+    const ws = vscode.workspace.getWorkspaceFolder(folder);
+    const rel = ws && folder.path.startsWith(ws.uri.path) ? folder.path.slice(ws.uri.path.length).replace(/^\//, '') : undefined;
+    const uris = ws ? await vscode.workspace.findFiles(new vscode.RelativePattern(ws, `${rel ? rel + '/' : ''}**/*${FIXTURE_SUFFIX}`)) : [];
+    uris.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const files: { name: string; text: string }[] = [];
+    for (const uri of uris) {
+      try {
+        files.push({ name: vscode.workspace.asRelativePath(uri, false), text: decoder.decode(await vscode.workspace.fs.readFile(uri)) });
+      } catch {
+        // gone since the search: skip
+      }
+    }
+    const entry = { contracts, profile, replays: replayFixturesByCall(files, contracts, profile), count: files.length };
+    this.cache.set(key, entry);
+    return entry;
+  }
+
+  dispose(): void {
+    this.watcher.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Check (or reuse the live check of) a document and build its table. */
+export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet, live: LiveModel, fixtures: FixtureCache, timings: Record<string, number> = {}): Promise<DecisionTable> {
+  let t = Date.now();
+  const state = live.state(doc.uri);
+  const reuse = !!state && state.version === doc.version && !!state.result.model;
+  const result = reuse ? state!.result : runCheck(doc.getText(), doc.uri, contracts, true);
+  timings[reuse ? 'reusedCheck' : 'check'] = Date.now() - t;
+  t = Date.now();
+  const settings = readSettings(doc.uri);
+  const fx = await fixtures.replays(doc.uri, contracts);
+  timings.fixtures = Date.now() - t;
+  t = Date.now();
+  const table = buildDecisionTable(result, { contracts, profile: settings.profile, volatileTools: settings.volatileTools, fixtures: fx?.replays, fixtureCount: fx?.count ?? 0 });
+  timings.table = Date.now() - t;
+  return table;
+}
+
+/** The table as the page's list: a header item per turn, then its calls. */
+export function toItems(table: DecisionTable): Item[] {
+  const items: Item[] = [];
+  for (const t of table.turns) {
+    items.push({ kind: 'turn', key: `t:${t.session}:${t.turn}`, session: t.session, sessionId: t.sessionId, turn: t.turn, text: t.text, calls: t.calls, failing: t.rows.filter((r) => r.failing).length });
+    for (const r of t.rows) {
+      items.push({ kind: 'row', key: `${r.session}:${r.index}`, session: r.session, index: r.index, turn: r.turn, tool: r.tool, callId: r.callId, args: r.args, marks: r.marks, gates: r.gates, codes: r.codes, failing: r.failing });
+    }
+  }
+  return items;
+}
+
+export function metaOf(uri: string, name: string, table: DecisionTable, total: number, generation: number, timings: Record<string, number> = {}): TableMeta {
+  return {
+    timings,
+    uri,
+    name,
+    format: table.format,
+    calls: table.calls,
+    sessions: table.sessions,
+    fixtures: table.fixtures,
+    codes: table.codes,
+    tools: table.tools,
+    gates: GATES.map((g) => ({ ...g })),
+    census: table.census,
+    other: table.other.map((o) => ({ code: o.code, message: o.message })),
+    total,
+    generation,
+  };
+}

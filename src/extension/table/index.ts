@@ -1,0 +1,154 @@
+// The decision table in the editor: the command `contractGuard.showDecisionTable` (palette, editor title button on
+// trace files, a "Decision table" CodeLens above each turn), one webview panel per trace (reused), restored after a
+// reload by a WebviewPanelSerializer, following edits, contract and fixture changes. One entry: registerDecisionTable.
+import * as vscode from 'vscode';
+import type { ContractSet, FileResult } from '../../core';
+import { spanOf } from '../../core';
+import { readSettings } from '../settings';
+import { FixtureCache, type LiveModel } from './data';
+import { isPageState, TablePanel, VIEW_TYPE } from './panel';
+
+export const SHOW_TABLE_COMMAND = 'contractGuard.showDecisionTable';
+/** Context key: the active editor holds a trace (the editor title button shows then). */
+export const TRACE_CONTEXT = 'contractGuard.isTrace';
+const MAX_TURN_LENSES = 2000;
+
+export interface TableDeps {
+  contracts(): ContractSet | undefined;
+  ready: Promise<unknown>;
+  live: LiveModel & { onDidCheck: vscode.Event<vscode.Uri> };
+  /** Fires after the workspace contracts were reloaded. */
+  onDidChangeContracts: vscode.Event<void>;
+}
+
+export interface DecisionTableApi {
+  show(uri?: vscode.Uri, turn?: { session: number; turn: number }): Promise<TablePanel | undefined>;
+  panel(uri: vscode.Uri): TablePanel | undefined;
+}
+
+/** "Decision table" above the first call of each turn, from the live check's model. */
+class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly live: TableDeps['live']) {
+    this.sub = live.onDidCheck(() => this.changed.fire());
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    if (!readSettings(doc.uri).codeLens) return [];
+    const state = this.live.state(doc.uri);
+    if (!state || state.version !== doc.version || !state.result.model) return [];
+    return turnStarts(state.result)
+      .slice(0, MAX_TURN_LENSES)
+      .map((t) => {
+        const at = doc.positionAt(t.offset);
+        return new vscode.CodeLens(new vscode.Range(at, at), {
+          command: SHOW_TABLE_COMMAND,
+          title: `$(table) Decision table`,
+          tooltip: `Turn ${t.turn}: which gates each of its ${t.calls} call${t.calls === 1 ? '' : 's'} passed`,
+          arguments: [doc.uri, { session: t.session, turn: t.turn }],
+        });
+      });
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+function turnStarts(result: FileResult): { session: number; turn: number; offset: number; calls: number }[] {
+  const out: { session: number; turn: number; offset: number; calls: number }[] = [];
+  (result.model ?? []).forEach((checked, s) => {
+    let last: (typeof out)[number] | undefined;
+    for (const call of checked.session.calls) {
+      if (last && last.turn === call.turn) {
+        last.calls++;
+        continue;
+      }
+      last = { session: s, turn: call.turn, offset: spanOf(call.at).start, calls: 1 };
+      out.push(last);
+    }
+  });
+  return out;
+}
+
+export function registerDecisionTable(context: vscode.ExtensionContext, deps: TableDeps): DecisionTableApi {
+  const fixtures = new FixtureCache();
+  const panels = new Map<string, TablePanel>();
+  const panelDeps = { extensionUri: context.extensionUri, contracts: deps.contracts, ready: deps.ready, live: deps.live, fixtures };
+
+  const adopt = (webviewPanel: vscode.WebviewPanel, uri: vscode.Uri): TablePanel => {
+    const p = new TablePanel(webviewPanel, uri, panelDeps);
+    panels.set(uri.toString(), p);
+    p.onDidDispose(() => {
+      if (panels.get(uri.toString()) === p) panels.delete(uri.toString());
+    });
+    return p;
+  };
+
+  const show = async (uri?: vscode.Uri, turn?: { session: number; turn: number }): Promise<TablePanel | undefined> => {
+    const openedAt = Date.now();
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    if (!target) {
+      void vscode.window.showWarningMessage('Contract Guard: open a trace to show its decision table.');
+      return undefined;
+    }
+    const scrollTo = turn && `t:${turn.session}:${turn.turn}`;
+    const existing = panels.get(target.toString());
+    if (existing) {
+      existing.reveal(undefined, scrollTo);
+      return existing;
+    }
+    const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Decision table', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(context.extensionUri, 'media')],
+    });
+    const p = adopt(webviewPanel, target);
+    p.openedAt = openedAt;
+    if (scrollTo) p.reveal(undefined, scrollTo);
+    return p;
+  };
+
+  const updateContext = () => {
+    const editor = vscode.window.activeTextEditor;
+    const isTrace = !!editor && deps.live.state(editor.document.uri)?.result.format !== undefined;
+    void vscode.commands.executeCommand('setContext', TRACE_CONTEXT, isTrace);
+  };
+
+  const lenses = new TurnLenses(deps.live);
+  const selector: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }, { language: 'jsonc' }];
+  context.subscriptions.push(
+    fixtures,
+    lenses,
+    vscode.languages.registerCodeLensProvider(selector, lenses),
+    vscode.commands.registerCommand(SHOW_TABLE_COMMAND, (uri?: unknown, turn?: { session: number; turn: number }) =>
+      show(uri instanceof vscode.Uri ? uri : undefined, turn && typeof turn.turn === 'number' ? turn : undefined),
+    ),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      async deserializeWebviewPanel(webviewPanel: vscode.WebviewPanel, state: unknown) {
+        if (!isPageState(state)) {
+          webviewPanel.dispose();
+          return;
+        }
+        adopt(webviewPanel, vscode.Uri.parse(state.uri));
+      },
+    }),
+    deps.live.onDidCheck((uri) => {
+      panels.get(uri.toString())?.schedule();
+      if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) updateContext();
+    }),
+    deps.onDidChangeContracts(() => {
+      for (const p of panels.values()) p.schedule();
+    }),
+    fixtures.onDidChange(() => {
+      for (const p of panels.values()) p.schedule(300);
+    }),
+    vscode.window.onDidChangeActiveTextEditor(updateContext),
+    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+  );
+  updateContext();
+  return { show, panel: (uri) => panels.get(uri.toString()) };
+}

@@ -1,0 +1,234 @@
+// One decision table panel per trace, reused. The page is static HTML with a fresh nonce per load and a CSP of
+// default-src 'none'; its script and style come from the extension's dist/webview and media folders through
+// asWebviewUri. The table travels by postMessage after the page says it is ready, in chunks, never inside the HTML.
+import * as vscode from 'vscode';
+import type { ContractSet } from '../../core';
+import { rowAt, type DecisionTable, type TableRow } from '../../core/report/decision-table';
+import type { FromPage, Item, PageState, ToPage } from '../../webview/protocol';
+import { metaOf, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
+
+export const VIEW_TYPE = 'contractGuard.decisionTable';
+/** Items in the first message: enough for the first screens; the rest follows in chunks. */
+const FIRST_CHUNK = 400;
+const CHUNK = 2000;
+
+export interface PanelDeps {
+  extensionUri: vscode.Uri;
+  contracts(): ContractSet | undefined;
+  ready: Promise<unknown>;
+  live: LiveModel;
+  fixtures: FixtureCache;
+}
+
+function nonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+export class TablePanel implements vscode.Disposable {
+  private table: DecisionTable | undefined;
+  private generation = 0;
+  private pageReady = false;
+  private highlighted: string | undefined;
+  private pendingScroll: string | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private building: Promise<void> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposed = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposed.event;
+  /** When the command ran and when the page first showed rows (for the 10,000-call measurement). */
+  openedAt = Date.now();
+  firstRowsMillis: number | undefined;
+  private readyMillis: number | undefined;
+
+  constructor(readonly panel: vscode.WebviewPanel, readonly uri: vscode.Uri, private readonly deps: PanelDeps) {
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(deps.extensionUri, 'media')],
+    };
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'icon.png');
+    this.setTitle();
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((m: FromPage) => this.receive(m)),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor.document.uri.toString() === uri.toString()) this.follow(e.textEditor);
+      }),
+    );
+    panel.webview.html = this.html();
+  }
+
+  private setTitle(): void {
+    const name = this.uri.path.slice(this.uri.path.lastIndexOf('/') + 1);
+    this.panel.title = `Decision table: ${name}`;
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const n = nonce();
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'table.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'table.css'));
+    const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${n}'; img-src ${webview.cspSource}; font-src ${webview.cspSource};`;
+    // Static markup only: nothing from the trace is in here.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Decision table</title>
+</head>
+<body>
+<header>
+  <h1 id="title">Decision table</h1>
+  <div class="meta" id="meta">loading…</div>
+  <div class="toolbar">
+    <label>Code <select id="filter-code" aria-label="Filter by code"></select></label>
+    <label>Tool <select id="filter-tool" aria-label="Filter by tool"></select></label>
+    <label><input type="checkbox" id="filter-failing"> Failing only</label>
+    <span id="count"></span>
+    <span id="loading">loading…</span>
+  </div>
+</header>
+<div id="error" hidden></div>
+<details id="census"><summary id="census-summary">Key shapes</summary><table><tbody id="census-body"></tbody></table></details>
+<div id="other-box" hidden>Not about one call: <ul id="other"></ul></div>
+<div id="rows" tabindex="0" role="grid" aria-label="Calls and gates"><div id="head" role="row"></div><div id="spacer"></div></div>
+<div id="empty" hidden>No call matches the filters.</div>
+<section id="detail" aria-live="polite" hidden></section>
+<script nonce="${n}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  reveal(column?: vscode.ViewColumn, scrollTo?: string): void {
+    this.pendingScroll = scrollTo;
+    this.panel.reveal(column ?? this.panel.viewColumn, true);
+    if (scrollTo && this.pageReady && this.table) {
+      this.post({ type: 'scrollTo', key: scrollTo });
+      this.pendingScroll = undefined;
+    }
+  }
+
+  /** Rebuild soon (an edit, a contract change, a fixture change). */
+  schedule(delay = 150): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.refresh();
+    }, delay);
+  }
+
+  private async receive(m: FromPage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.pageReady = true;
+        this.readyMillis ??= Date.now() - this.openedAt;
+        await this.refresh();
+        break;
+      case 'reveal':
+        await this.revealCall(m.session, m.index);
+        break;
+      case 'rendered':
+        if (this.firstRowsMillis === undefined) this.firstRowsMillis = Date.now() - this.openedAt;
+        break;
+    }
+  }
+
+  private post(m: ToPage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.pageReady) return;
+    if (this.building) {
+      this.schedule(50);
+      return;
+    }
+    this.building = this.build().finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  private async build(): Promise<void> {
+    await this.deps.ready;
+    const contracts = this.deps.contracts();
+    if (!contracts) return;
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(this.uri);
+    } catch (e) {
+      this.post({ type: 'error', message: `Cannot open ${this.uri.toString(true)}: ${(e as Error).message}` });
+      return;
+    }
+    const timings: Record<string, number> = { ready: this.readyMillis ?? -1 };
+    this.table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings);
+    let t = Date.now();
+    const items = toItems(this.table);
+    timings.items = Date.now() - t;
+    const generation = ++this.generation;
+    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), this.table, items.length, generation, timings);
+    this.post({ type: 'table', meta, items: items.slice(0, FIRST_CHUNK), done: items.length <= FIRST_CHUNK });
+    // the rest in chunks, yielding between them so the page draws the first rows at once
+    for (let at = FIRST_CHUNK; at < items.length; at += CHUNK) {
+      await new Promise((r) => setTimeout(r, 0));
+      if (generation !== this.generation) return;
+      this.post({ type: 'rows', generation, items: items.slice(at, at + CHUNK) as Item[], done: at + CHUNK >= items.length });
+    }
+    if (this.pendingScroll) {
+      this.post({ type: 'scrollTo', key: this.pendingScroll });
+      this.pendingScroll = undefined;
+    }
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri.toString());
+    this.highlighted = undefined;
+    if (editor) this.follow(editor);
+  }
+
+  private row(session: number, index: number): TableRow | undefined {
+    for (const t of this.table?.turns ?? []) {
+      if (t.session !== session) continue;
+      const r = t.rows.find((x) => x.index === index);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  /** Reveal and select the call in the editor (beside the table, or where the trace is open). */
+  async revealCall(session: number, index: number): Promise<void> {
+    const r = this.row(session, index);
+    if (!r) return;
+    const doc = await vscode.workspace.openTextDocument(this.uri);
+    const open = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri.toString());
+    const column = open?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: false, preview: false });
+    const range = new vscode.Range(doc.positionAt(r.span.start), doc.positionAt(r.span.end));
+    this.highlighted = `${r.session}:${r.index}`;
+    editor.selection = new vscode.Selection(range.start, range.end);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  /** The editor's cursor moved: highlight the call under it. */
+  private follow(editor: vscode.TextEditor): void {
+    if (!this.table || !this.pageReady) return;
+    const r = rowAt(this.table, editor.document.offsetAt(editor.selection.active));
+    const key = r && `${r.session}:${r.index}`;
+    if (key === this.highlighted) return;
+    this.highlighted = key;
+    this.post({ type: 'highlight', key });
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
+    this.disposed.fire();
+    this.disposed.dispose();
+  }
+}
+
+export function isPageState(v: unknown): v is PageState {
+  return typeof v === 'object' && v !== null && typeof (v as PageState).uri === 'string' && (v as PageState).uri !== '';
+}

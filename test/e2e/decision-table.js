@@ -1,0 +1,237 @@
+// UI test of the decision table in the real workbench (node test/harness/run.js --ui test/e2e/decision-table.js):
+// the five anti-patterns trace's cells read inside the webview, a click on a row selects the call in the editor,
+// the cursor highlights its row, keyboard and filters, light and dark screenshots, a hostile trace rendered as inert
+// text, and the time from the command to the first rows of a 10,000-call trace. Screenshots: .test-output/screenshots/.
+'use strict';
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const TRACE = 'boundary.anthropic.jsonl';
+const HOSTILE = 'hostile.anthropic.jsonl';
+const BIG = 'big10k.calls.jsonl';
+const GATES = ['envelope', 'keys', 'args', 'bytes', 'replay'];
+
+async function palette(page, text) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+  await page.locator('.quick-input-list .monaco-list-row.focused').waitFor({ state: 'visible' });
+}
+
+async function run(page, text) {
+  await palette(page, text);
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(page, name) {
+  await run(page, name);
+  await page.locator(`.tab.active:has-text("${name}")`).waitFor({ state: 'visible', timeout: 20000 });
+}
+
+/** The page inside the webview (the inner #active-frame) of the visible table. */
+async function tableFrame(page) {
+  const rows = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame').locator('#rows');
+  await rows.waitFor({ state: 'attached', timeout: 30000 });
+  const handle = await rows.elementHandle();
+  return handle.ownerFrame();
+}
+
+/** Every row of the virtual list: scroll through it and collect what was drawn. */
+async function readRows(frame) {
+  return frame.evaluate(async () => {
+    const vp = document.getElementById('rows');
+    const seen = new Map();
+    vp.scrollTop = 0;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 60));
+      for (const r of document.querySelectorAll('#spacer .row')) {
+        seen.set(r.dataset.key, {
+          key: r.dataset.key,
+          tool: r.querySelector('.tool').textContent,
+          args: r.querySelector('.args').textContent,
+          marks: [...r.querySelectorAll('.args mark')].map((m) => `${m.dataset.code}:${m.textContent}`),
+          gates: Object.fromEntries([...r.querySelectorAll('.gate')].map((g) => [g.dataset.gate, { status: g.dataset.status, text: g.textContent }])),
+        });
+      }
+      if (vp.scrollTop + vp.clientHeight >= vp.scrollHeight - 1) break;
+      vp.scrollTop += Math.max(50, vp.clientHeight - 60);
+    }
+    vp.scrollTop = 0;
+    return [...seen.values()].sort((a, b) => Number(a.key.split(':')[1]) - Number(b.key.split(':')[1]));
+  });
+}
+
+const letter = { pass: 'P', fail: 'F', na: '-', none: '?' };
+
+async function statusBarPosition(page) {
+  const item = page.locator('.statusbar-item[id="status.editor.selection"]');
+  await item.waitFor({ state: 'visible', timeout: 10000 });
+  return (await item.innerText()).trim();
+}
+
+module.exports = async function ui({ page, screenshot, log, workspace }) {
+  // the 10,000-call trace for step 8, written before the workbench indexes the files
+  const big = [];
+  for (let i = 0; i < 10000; i++) {
+    const weekday = i % 97 === 0 ? 'true' : String(i % 7);
+    big.push(`{"name": "get_hours", "id": "c${i}", "arguments": {"building": "B${i}", "weekday": ${weekday}}}`);
+  }
+  fs.writeFileSync(path.join(workspace, 'fixtures', 'table', BIG), big.join('\n') + '\n');
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ state: 'visible', timeout: 60000 });
+  log('workbench ready');
+
+  // 1. the five anti-patterns trace: its table, the cells per gate
+  await openFile(page, TRACE);
+  await page.locator('.monaco-editor .squiggly-warning').first().waitFor({ state: 'attached', timeout: 20000 });
+  const lens = page.locator('.monaco-editor .codelens-decoration:has-text("Decision table")');
+  await lens.first().waitFor({ state: 'visible', timeout: 20000 });
+  log(`turn lenses: ${await lens.count()} visible`);
+  const titleButton = page.locator('.editor-actions .action-label[aria-label*="Show Decision Table"]');
+  await titleButton.first().waitFor({ state: 'visible', timeout: 10000 });
+  await titleButton.first().click();
+  let frame = await tableFrame(page);
+  await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 30000 });
+  const rows = await readRows(frame);
+  const got = rows.map((r) => `${r.tool} ${GATES.map((g) => letter[r.gates[g].status]).join('')}`);
+  log(`cells: ${got.join(' | ')}`);
+  assert.deepStrictEqual(got, [
+    'search_repo PPP-P', 'search_repo PPF-P', 'search_repo PPF-P', 'search_repo PPP-P', 'get_time PP--P', 'get_time PP--P',
+    'open_issue PFP-P', 'grep PPP-P', 'run_tests FPP-P', 'Bash FPPPP', 'run_tests PPP-P', 'read_note PPP-P', 'write_note PPPFP',
+    'write_note PPPPP', 'read_note PPP-P', 'edit_note PPPFP', 'publish_note FPP-P', 'run_tests FPP-P', 'publish_note FPP-P', 'run_tests -PP-P',
+  ]);
+  assert.match(rows[8].gates.envelope.text, /^✗status-theaterrun_tests: transport says success \(HTTP 200\) but the body says ok: false$/);
+  assert.match(rows[12].gates.bytes.text, /^✗stale-digestwrite_note claimed a write to notes\/a\.md; digest 9f2c1e04 unchanged$/);
+  assert.match(rows[1].gates.args.text, /duplicate-fingerprint/);
+  assert.deepStrictEqual(rows[6].marks, ['assumed-value:"ISSUE-71"']);
+  const header = await frame.locator('.turn').first().innerText();
+  assert.match(header.replace(/\s+/g, ' '), /^Turn 1 1 call Searching the repo\.$/);
+
+  // 2. a click on the run_tests row (toolu_t1, line 18) selects the call in the editor
+  const text = fs.readFileSync(path.join(workspace, 'fixtures', 'traces', TRACE), 'utf8');
+  const lines = text.split('\n');
+  const l18 = lines[17];
+  const start = l18.indexOf('{"type": "tool_use", "id": "toolu_t1"');
+  const end = l18.length - 2; // the call is the last block: `...}]}`
+  await frame.locator('#spacer .row[data-key="0:8"]').click();
+  await page.waitForFunction((want) => {
+    const s = document.querySelector('.statusbar-item[id="status.editor.selection"]');
+    return s && s.textContent.includes(want);
+  }, `Ln 18, Col ${end + 1} (${end - start} selected)`, { timeout: 10000 });
+  log(`after click: ${await statusBarPosition(page)}`);
+  assert.strictEqual(await frame.locator('#spacer .row.selected').getAttribute('data-key'), '0:8');
+
+  // 3. moving the cursor in the editor highlights the row of the call under it (write_note, line 26)
+  const l26 = lines[25];
+  const col = l26.indexOf('"tool_use"') + 10;
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').fill(`:26:${col}`);
+  await page.keyboard.press('Enter');
+  await frame.locator('#spacer .row.highlighted[data-key="0:12"]').waitFor({ state: 'visible', timeout: 10000 });
+  assert.strictEqual(await frame.locator('#spacer .row.highlighted .tool').innerText(), 'write_note');
+  log('cursor on line 26 highlights write_note (0:12)');
+
+  // 4. keyboard: down from write_note selects the next call (skipping the turn header); Enter reveals it
+  await frame.locator('#spacer .row[data-key="0:12"]').click();
+  await frame.locator('#rows').focus();
+  await frame.locator('#rows').press('ArrowDown');
+  await frame.locator('#spacer .row.selected[data-key="0:13"]').waitFor({ state: 'visible', timeout: 5000 });
+  await frame.locator('#rows').press('Enter');
+  await page.waitForFunction(() => /Ln 28,/.test(document.querySelector('.statusbar-item[id="status.editor.selection"]')?.textContent ?? ''), null, { timeout: 10000 });
+  log(`keyboard: ArrowDown + Enter -> ${await statusBarPosition(page)}`);
+
+  // 5. filters: failing only, then by code, then by tool
+  await frame.locator('#filter-failing').check();
+  assert.strictEqual(await frame.locator('#count').innerText(), '10 of 20 calls');
+  await frame.locator('#filter-failing').uncheck();
+  await frame.locator('#filter-code').selectOption('status-theater');
+  assert.strictEqual(await frame.locator('#count').innerText(), '3 of 20 calls');
+  await frame.locator('#filter-code').selectOption('');
+  await frame.locator('#filter-tool').selectOption('write_note');
+  assert.strictEqual(await frame.locator('#count').innerText(), '2 of 20 calls');
+  await frame.locator('#filter-tool').selectOption('');
+  assert.strictEqual(await frame.locator('#count').innerText(), '20 calls');
+  await frame.locator('#census summary').click();
+  await frame.locator('#census tr.shape').first().waitFor({ state: 'visible' });
+  log(`census: ${(await frame.locator('#census-summary').innerText()).trim()}`);
+  await frame.locator('#spacer .row[data-key="0:8"]').click();
+  await page.waitForFunction(() => /Ln 18,/.test(document.querySelector('.statusbar-item[id="status.editor.selection"]')?.textContent ?? ''), null, { timeout: 10000 });
+  await page.waitForTimeout(300); // the reveal has taken the focus: the palette opened next keeps it
+  await screenshot('21-decision-table-light');
+
+  // 6. a dark theme
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
+  await page.locator('.quick-input-widget input').fill('Dark Modern');
+  await page.locator('.quick-input-list .monaco-list-row.focused:has-text("Dark Modern")').waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 10000 });
+  await page.waitForTimeout(500);
+  const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  log(`table background in the dark theme: ${bg}`);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
+  await screenshot('22-decision-table-dark');
+
+  // 7. a hostile trace renders as inert text
+  await run(page, '>View: Close All Editors');
+  await openFile(page, HOSTILE);
+  await run(page, '>Contract Guard: Show Decision Table');
+  frame = await tableFrame(page);
+  await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 30000 });
+  await frame.locator('#census summary').click();
+  const hostile = await readRows(frame);
+  assert.deepStrictEqual(hostile.map((x) => x.tool), ['<script>window.__pwned=1;document.title="PWNED"</script>', '<img src=x onerror="window.__pwned=2">', 'write_note']);
+  assert.ok(hostile[0].args.includes('"href": "javascript:window.__pwned=3"'));
+  assert.ok(hostile[1].args.startsWith('{"</style><style>body{display:none}'), hostile[1].args);
+  await page.waitForTimeout(500); // give an injected handler (img onerror) time to fire, if any had been created
+  const probe = await frame.evaluate(() => ({
+    pwned: window.__pwned,
+    title: document.title,
+    scripts: [...document.querySelectorAll('script')].map((x) => (x.src ? x.src.replace(/^.*\//, '') : 'inline:' + x.textContent.slice(0, 40))),
+    traceScripts: [...document.querySelectorAll('script')].filter((x) => /pwned/.test(x.outerHTML)).length,
+    injected: document.querySelectorAll('body img, body iframe, body svg, body a, body style, body object, body embed, body b').length,
+    bodyVisible: getComputedStyle(document.body).display !== 'none',
+    turnText: document.querySelector('.turn .turn-text')?.textContent,
+  }));
+  log(`hostile probe: ${JSON.stringify(probe)}`);
+  assert.strictEqual(probe.pwned, undefined, 'no script from the trace ran');
+  assert.strictEqual(probe.title, 'Decision table');
+  assert.strictEqual(probe.traceScripts, 0, 'no script element from the trace');
+  assert.strictEqual(probe.scripts.filter((x) => x.startsWith('table.js')).length, 1, 'the page\'s own script, once');
+  assert.strictEqual(probe.injected, 0, 'no element from the trace');
+  assert.ok(probe.bodyVisible, '</style> did not end a style sheet');
+  assert.strictEqual(probe.turnText, 'Turn text <script>window.__pwned=1;document.title="PWNED"</script> <img src=x onerror="window.__pwned=2">');
+  assert.strictEqual(await page.evaluate(() => window.__pwned), undefined, 'nor in the workbench');
+  await screenshot('23-decision-table-hostile');
+
+  // 8. 10,000 calls: time from the command to the first rows
+  await run(page, '>View: Close All Editors');
+  await page.locator(`.explorer-folders-view .monaco-list-row:has-text("${BIG}")`).dblclick();
+  await page.locator(`.tab.active:has-text("${BIG}")`).waitFor({ state: 'visible', timeout: 20000 });
+  await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 60000 });
+  await palette(page, '>Contract Guard: Show Decision Table');
+  const t0 = Date.now();
+  await page.keyboard.press('Enter');
+  frame = await tableFrame(page);
+  await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 60000 });
+  const firstRows = Date.now() - t0;
+  await frame.locator('#loading').waitFor({ state: 'hidden', timeout: 60000 });
+  const allRows = Date.now() - t0;
+  const drawn = await frame.locator('#spacer > div').count();
+  log(`10,000 calls, in the extension host (ms): ${await frame.evaluate(() => document.body.dataset.timings)}`);
+  assert.strictEqual(await frame.locator('#count').innerText(), '10000 calls');
+  assert.ok(drawn < 200, `only the rows in view are in the DOM (${drawn})`);
+  // the end of the list is reachable and drawn at once
+  await frame.evaluate(() => { const vp = document.getElementById('rows'); vp.scrollTop = vp.scrollHeight; });
+  await frame.locator('#spacer .row[data-key$=":0"]').last().waitFor({ state: 'attached', timeout: 5000 }).catch(() => undefined);
+  await frame.locator('#filter-failing').check();
+  const failing = await frame.locator('#count').innerText();
+  log(`10,000 calls: first rows ${firstRows} ms after the command, all ${allRows} ms; ${drawn} elements drawn; ${failing} failing`);
+  assert.strictEqual(failing, '104 of 10000 calls');
+  await screenshot('24-decision-table-10k');
+};
