@@ -60,6 +60,21 @@ describe('live diagnostics', () => {
     assert.strictEqual(code.target.fragment, 'type-drift');
   });
 
+  it('links a repeat to where it was first seen (relatedInformation)', async () => {
+    const editor = await openChecked(cg, HOURS);
+    const doc = editor.document;
+    const repeat = ours(doc.uri).find((d) => codeOf(d) === 'duplicate-fingerprint');
+    assert.ok(repeat, 'the 2.0 call repeats the first one');
+    assert.strictEqual(repeat.range.start.line, 3);
+    assert.strictEqual(repeat.severity, vscode.DiagnosticSeverity.Warning);
+    const [first] = repeat.relatedInformation ?? [];
+    assert.ok(first, 'related information');
+    assert.strictEqual(first.location.uri.toString(), doc.uri.toString());
+    assert.strictEqual(first.location.range.start.line, 0);
+    assert.strictEqual(doc.getText(first.location.range), doc.getText(repeat.range), 'the same tool name, first seen on line 1');
+    assert.match(first.message, /first/i);
+  });
+
   it('agrees with the CLI on every fixture trace (code, severity, range)', async () => {
     const traces = (await vscode.workspace.fs.readDirectory(wsUri('fixtures/traces')))
       .map(([name]) => `fixtures/traces/${name}`)
