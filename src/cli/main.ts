@@ -8,21 +8,39 @@ import { renderJson } from '../core/report/json';
 import { renderSarif } from '../core/report/sarif';
 import { renderText } from '../core/report/text';
 import type { Severity } from '../core/model';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { applyBaseline, buildBaseline, parseBaseline, renderBaseline } from '../core/baseline';
+import { isIgnored } from '../core/config';
+import { checkText, type FileResult } from '../core/engine';
+import { LineIndex } from '../core/parse/reader';
 import { loadContractPaths } from './contracts';
-import { displayPath, findTraceFiles, UsageError } from './files';
+import { displayPath, findContractFiles, findTraceFiles, UsageError } from './files';
+import { codeList, countFlag, filterByGlobs, loadConfig, severityOf, withFlags } from './settings';
 import { checkFile } from './stream';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
 import { serveCommand } from './serve';
+import { inferCommand } from './infer';
 import { codesMarkdown } from '../core/report/codes-doc';
 
 const VERSION = '0.1.0';
 
-const USAGE = `usage: contract-guard check [paths...] [--contracts PATH]... [--format text|json|sarif]
+const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|sarif]
                             [--profile strict|json-schema] [--fail-on error|warning|info|never]
+                            [--config FILE] [--only CODE,...] [--ignore CODE,...] [--output FILE] [--no-packs]
+                            [--max-value-length N] [--baseline FILE [--update-baseline]]
+       contract-guard infer <traces...> [--output FILE]
 
-Checks every tool call in the trace files under PATHS (files or folders; default: .) against the contracts
-given with --contracts (contract files or folders) and the tool definitions recorded in the traces.
+Checks every tool call in the trace files under PATHS (files or folders, .gz read directly, - for stdin;
+default: the config's "traces" globs, else .) against the contracts given with --contracts (contract files or
+folders; default: the config's "contracts" globs), the tool definitions recorded in the traces and the built-in
+packs of the agent that wrote them (Claude Code, Codex, OpenHands, SWE-agent, MCP servers; --no-packs: none).
+Settings come from contract-guard.config.json in the working folder (or --config FILE); flags override it.
+--only / --ignore keep or drop diagnostic codes; --max-value-length cuts quoted values in messages (default 80).
+--baseline FILE: findings in the baseline are reported as accepted and do not fail the run; with
+--update-baseline, write every current finding to FILE instead.
+infer writes a starter contract (Contract Guard format) from the calls in the traces; it never overwrites a file.
 
 Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
 
@@ -44,6 +62,14 @@ async function check(argv: string[]): Promise<number> {
       format: { type: 'string' },
       profile: { type: 'string' },
       'fail-on': { type: 'string' },
+      config: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      ignore: { type: 'string', multiple: true },
+      output: { type: 'string', short: 'o' },
+      'no-packs': { type: 'boolean' },
+      'max-value-length': { type: 'string' },
+      baseline: { type: 'string' },
+      'update-baseline': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -51,26 +77,86 @@ async function check(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
+  const { config: fileConfig, root } = await loadConfig(values.config);
+  const fromRoot = (p: string) => path.resolve(root, p);
+  const config = withFlags(fileConfig, {
+    profile: values.profile === undefined ? undefined : oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict'),
+    failOn: values['fail-on'] === undefined ? undefined : oneOf<Severity | 'never'>('fail-on', values['fail-on'], ['error', 'warning', 'info', 'never'] as const, 'error'),
+    packs: values['no-packs'] ? false : undefined,
+    maxValueLength: countFlag('max-value-length', values['max-value-length']),
+  });
   const format = oneOf('format', values.format, ['text', 'json', 'sarif'] as const, 'text');
-  const profile = oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict');
-  const failOn = oneOf<Severity | 'never'>('fail-on', values['fail-on'], ['error', 'warning', 'info', 'never'] as const, 'error');
+  const profile = config.profile ?? 'strict';
+  const failOn = config.failOn ?? 'error';
+  const severity = severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore));
 
-  const { contracts, paths: contractPaths } = await loadContractPaths(values.contracts ?? [], profile);
+  // Contracts: --contracts, else the config's globs under its folder.
+  let contractArgs = values.contracts ?? [];
+  if (!contractArgs.length && config.contracts?.length) contractArgs = filterByGlobs(await findContractFiles([root]), root, config.contracts);
+  const { contracts, paths: contractPaths } = await loadContractPaths(contractArgs, profile);
 
-  const traces = await findTraceFiles(positionals.length ? positionals : ['.'], new Set(contractPaths));
+  // Traces: the paths given (`-` is stdin), else the config's globs, else the working folder.
+  const stdin = positionals.includes('-');
+  const given = positionals.filter((p) => p !== '-');
+  let traces: string[] = [];
+  if (given.length) traces = await findTraceFiles(given, new Set(contractPaths));
+  else if (!stdin) {
+    traces = await findTraceFiles(config.traces?.length ? [root] : ['.'], new Set(contractPaths));
+    if (config.traces?.length) traces = filterByGlobs(traces, root, config.traces);
+  }
+  const options = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength };
   const reported: ReportFile[] = [];
-  for (const file of traces) {
-    const { result, index } = await checkFile(file, { contracts, profile });
-    const entry = reportFile(displayPath(file), result, index);
+  const add = (shown: string, relToRoot: string, result: FileResult, index: LineIndex) => {
+    result.findings = result.findings.filter((f) => !isIgnored(config.ignore, f, relToRoot));
+    const entry = reportFile(shown, result, index);
     if (result.format === undefined && result.findings.length === 0) {
       entry.diagnostics.push({ code: 'unknown-format', severity: 'info', message: 'not a trace in any known format; nothing was checked', line: 1, column: 1, endLine: 1, endColumn: 1 });
     }
     reported.push(entry);
+  };
+  if (stdin) {
+    const text = await readStdin();
+    const result = checkText(text, options);
+    add('-', '-', result, LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+  }
+  for (const file of traces) {
+    const { result, index } = await checkFile(file, options);
+    add(displayPath(file), path.relative(root, file).split(path.sep).join('/'), result, index);
+  }
+
+  // Baseline: findings it accepts are reported as baselined and do not fail the run; --update-baseline writes it.
+  const baselineFile = values.baseline ?? (config.baseline !== undefined ? fromRoot(config.baseline) : undefined);
+  if (values['update-baseline']) {
+    if (!baselineFile) throw new UsageError('--update-baseline needs --baseline FILE (or "baseline" in the config)');
+    const baseline = buildBaseline(reported);
+    await fs.writeFile(baselineFile, renderBaseline(baseline));
+    process.stderr.write(`contract-guard: wrote ${baseline.findings.reduce((n, f) => n + (f.count ?? 1), 0)} findings to the baseline ${displayPath(path.resolve(baselineFile))}\n`);
+    return 0;
+  }
+  if (baselineFile) {
+    let text: string;
+    try {
+      text = await fs.readFile(baselineFile, 'utf8');
+    } catch {
+      throw new UsageError(`${baselineFile}: cannot read the baseline (write one with --update-baseline)`);
+    }
+    const baseline = parseBaseline(text);
+    if (typeof baseline === 'string') throw new UsageError(`${baselineFile}: ${baseline}`);
+    applyBaseline(reported, baseline);
   }
   const report = buildReport(reported);
-  const out = format === 'json' ? renderJson(report) : format === 'sarif' ? renderSarif(report, VERSION) : renderText(report, process.stdout.isTTY === true);
-  await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
+  if (baselineFile) report.summary.baselined ??= 0;
+  const toFile = values.output !== undefined && values.output !== '-';
+  const out = format === 'json' ? renderJson(report) : format === 'sarif' ? renderSarif(report, VERSION) : renderText(report, !toFile && process.stdout.isTTY === true);
+  if (toFile) await fs.writeFile(values.output!, out);
+  else await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   return hasFindingsAtOrAbove(report, failOn) ? 1 : 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -91,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'freeze') return freezeCommand(rest);
   if (command === 'replay') return replayCommand(rest);
   if (command === 'serve') return serveCommand(rest);
+  if (command === 'infer') return inferCommand(rest);
   throw new UsageError(`unknown command ${command}; try: contract-guard check --help`);
 }
 

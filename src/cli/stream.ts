@@ -2,12 +2,15 @@
 // whole (a JSON document cannot be checked before its end).
 import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { checkBytes } from '../core/bytes';
 import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
 import { LineIndex } from '../core/parse/reader';
 
 const JSONL = /\.(jsonl|ndjson|jsonlines)$/i;
 const CONTAINER = /\.eval$/i;
+/** Gzipped traces (`run.jsonl.gz`) are read through zlib, named by what they hold. */
+const GZIP = /\.gz$/i;
 
 export interface CheckedFile {
   result: FileResult;
@@ -15,18 +18,21 @@ export interface CheckedFile {
 }
 
 export async function checkFile(file: string, options: CheckOptions): Promise<CheckedFile> {
+  const gzip = GZIP.test(file);
+  const inner = gzip ? file.slice(0, -3) : file;
   if (CONTAINER.test(file)) {
     // A zip container (Inspect AI .eval): positions refer to the JSON text its members make.
     const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
     return { result, index: LineIndex.of(result.text) };
   }
-  if (!JSONL.test(file)) {
-    const text = await fs.readFile(file, 'utf8');
-    const checker = new TraceChecker({ ...options, fileName: file });
+  if (!JSONL.test(inner)) {
+    const bytes = await fs.readFile(file);
+    const text = (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
+    const checker = new TraceChecker({ ...options, fileName: inner });
     checker.addText(text);
     return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
   }
-  const checker = new TraceChecker({ ...options, fileName: file });
+  const checker = new TraceChecker({ ...options, fileName: inner });
   const index = new LineIndex();
   const decoder = new StringDecoder('utf8');
   let pending = '';
@@ -53,7 +59,8 @@ export async function checkFile(file: string, options: CheckOptions): Promise<Ch
     base += start;
     pending = pending.slice(start);
   };
-  for await (const buf of createReadStream(file, { highWaterMark: 1 << 20 })) take(decoder.write(buf as Buffer), false);
+  const source = createReadStream(file, { highWaterMark: 1 << 20 });
+  for await (const buf of gzip ? source.pipe(createGunzip()) : source) take(decoder.write(buf as Buffer), false);
   take(decoder.end(), true);
   return { result: checker.finish(), index };
 }

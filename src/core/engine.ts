@@ -7,6 +7,8 @@ import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
 import { ADAPTERS, type FormatAdapter, type LineState } from './formats';
 import { SessionBuilder } from './formats/builder';
+import { findingFingerprint } from './baseline';
+import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { spanOf, type Doc } from './parse/doc';
 import { lines, parseUnit, stripBom } from './parse/reader';
@@ -24,6 +26,8 @@ export interface CheckOptions {
   volatileTools?: string[];
   /** Built-in contract packs for the agent a format recognises: all (default), none (false), or these ids. */
   packs?: PackSelection;
+  /** Quoted values in messages are cut to this many characters (default 80; 0 keeps them whole). */
+  maxValueLength?: number;
   /** Keep the sessions (with their sources) in the result, for views that show calls (the decision table). */
   keepModel?: boolean;
 }
@@ -218,21 +222,22 @@ export class TraceChecker {
   private emit(p: PendingFinding, session: number): void {
     const severity = this.options.severity?.[p.code] ?? p.severity ?? CODES[p.code]?.severity ?? 'warning';
     if (severity === 'off') return;
-    const finding: Finding = { code: p.code, severity, message: p.message, span: spanOf(p.at), session };
+    const max = this.options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH;
+    const finding: Finding = { code: p.code, severity, message: redactMessage(p.message, max), span: spanOf(p.at), session, fingerprint: findingFingerprint(p) };
     if (p.call) {
       finding.tool = p.call.name;
       if (p.call.id !== undefined) finding.callId = p.call.id;
       finding.turn = p.call.turn;
       finding.callIndex = p.call.index;
     }
-    if (p.related) finding.related = p.related.map((r) => ({ span: spanOf(r.at), message: r.message }));
+    if (p.related) finding.related = p.related.map((r) => ({ span: spanOf(r.at), message: redactMessage(r.message, max) }));
     this.findings.push(finding);
   }
 
   private addParseError(start: number, end: number, message: string): void {
     const severity = this.options.severity?.['parse-error'] ?? 'error';
     if (severity === 'off') return;
-    this.findings.push({ code: 'parse-error', severity, message, span: { start, end } });
+    this.findings.push({ code: 'parse-error', severity, message, span: { start, end }, fingerprint: findingFingerprint({ code: 'parse-error', message }) });
   }
 
   /** Values nested absurdly deep can overflow a recursive walker: that is a finding on the unit, not a crash. */

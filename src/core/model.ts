@@ -85,6 +85,9 @@ export interface Session {
   results: ToolResult[];
   tools: EmbeddedTool[];
   turns: number;
+  /** A message other than a result (a user's, the model's answer) came after the last call: the trace went on,
+   *  so a call still unanswered then was not merely cut off by the end of the trace. */
+  continuedAfterCalls?: boolean;
 }
 
 export interface TraceModel {
@@ -111,4 +114,7 @@ export interface Finding {
   callIndex?: number;
   session?: number;
   related?: RelatedInfo[];
+  /** Matches the same finding after lines move (code, tool, call fingerprint, place in the call): baselines
+   *  and SARIF partialFingerprints use it. */
+  fingerprint?: string;
 }

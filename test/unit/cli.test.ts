@@ -29,7 +29,10 @@ describe('contract-guard check', () => {
     assert.equal(file.format, 'calls');
     assert.equal(file.calls, 6);
     const drift = file.diagnostics.find((d: { code: string; line: number }) => d.code === 'type-drift' && d.line === 3);
-    assert.deepEqual(drift, { code: 'type-drift', severity: 'error', message: 'weekday wanted integer, got boolean true', line: 3, column: 70, endLine: 3, endColumn: 74, tool: 'get_hours', turn: 3 });
+    // `fingerprint`: the finding's line-independent identity (baselines, SARIF partialFingerprints).
+    const { fingerprint, ...rest } = drift;
+    assert.match(fingerprint, /^[0-9a-f]{16}$/);
+    assert.deepEqual(rest, { code: 'type-drift', severity: 'error', message: 'weekday wanted integer, got boolean true', line: 3, column: 70, endLine: 3, endColumn: 74, tool: 'get_hours', turn: 3 });
     assert.equal(doc.summary.files, 1);
     assert.equal(doc.summary.calls, 6);
     assert.equal(doc.summary.error, file.diagnostics.filter((d: { severity: string }) => d.severity === 'error').length);

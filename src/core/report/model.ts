@@ -15,6 +15,10 @@ export interface ReportDiagnostic {
   tool?: string;
   callId?: string;
   turn?: number;
+  /** Line-independent identity of the finding (baselines, SARIF partialFingerprints). */
+  fingerprint?: string;
+  /** The baseline accepts this finding: it is reported but does not fail the run. */
+  baselined?: boolean;
 }
 
 export interface ReportFile {
@@ -27,7 +31,8 @@ export interface ReportFile {
 export interface Report {
   version: 1;
   files: ReportFile[];
-  summary: { files: number; calls: number; error: number; warning: number; info: number };
+  /** Severity counts leave out baselined findings; `baselined` counts those (present when a baseline was used). */
+  summary: { files: number; calls: number; error: number; warning: number; info: number; baselined?: number };
 }
 
 export function toDiagnostic(f: Finding, index: LineIndex): ReportDiagnostic {
@@ -37,6 +42,7 @@ export function toDiagnostic(f: Finding, index: LineIndex): ReportDiagnostic {
   if (f.tool !== undefined) d.tool = f.tool;
   if (f.callId !== undefined) d.callId = f.callId;
   if (f.turn !== undefined) d.turn = f.turn;
+  if (f.fingerprint !== undefined) d.fingerprint = f.fingerprint;
   return d;
 }
 
@@ -45,10 +51,13 @@ export function reportFile(path: string, result: FileResult, index: LineIndex): 
 }
 
 export function buildReport(files: ReportFile[]): Report {
-  const summary = { files: files.length, calls: 0, error: 0, warning: 0, info: 0 };
+  const summary: Report['summary'] = { files: files.length, calls: 0, error: 0, warning: 0, info: 0 };
   for (const f of files) {
     summary.calls += f.calls;
-    for (const d of f.diagnostics) summary[d.severity] += 1;
+    for (const d of f.diagnostics) {
+      if (d.baselined) summary.baselined = (summary.baselined ?? 0) + 1;
+      else summary[d.severity] += 1;
+    }
   }
   return { version: 1, files, summary };
 }
@@ -58,5 +67,5 @@ const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 /** Whether the report has a finding at or above `threshold` (CI's pass/fail). */
 export function hasFindingsAtOrAbove(report: Report, threshold: Severity | 'never'): boolean {
   if (threshold === 'never') return false;
-  return report.files.some((f) => f.diagnostics.some((d) => RANK[d.severity] >= RANK[threshold]));
+  return report.files.some((f) => f.diagnostics.some((d) => !d.baselined && RANK[d.severity] >= RANK[threshold]));
 }

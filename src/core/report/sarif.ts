@@ -36,6 +36,8 @@ export function renderSarif(report: Report, version = '0.0.0'): string {
           },
         ],
       };
+      if (d.fingerprint) result.partialFingerprints = { 'contractGuard/v1': d.fingerprint };
+      if (report.summary.baselined !== undefined) result.baselineState = d.baselined ? 'unchanged' : 'new';
       const index = ruleIndex.get(d.code);
       if (index !== undefined) result.ruleIndex = index;
       const props: Record<string, unknown> = {};

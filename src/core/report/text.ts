@@ -9,17 +9,19 @@ function plural(n: number, word: string): string {
 
 export function summaryLine(report: Report): string {
   const s = report.summary;
-  return `${plural(s.calls, 'call')} in ${plural(s.files, 'trace')}: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info`;
+  const baselined = s.baselined ? ` (${s.baselined} more accepted by the baseline)` : '';
+  return `${plural(s.calls, 'call')} in ${plural(s.files, 'trace')}: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info${baselined}`;
 }
 
 export function renderText(report: Report, colour = false): string {
   const c = (k: keyof typeof COLOURS, s: string) => (colour ? COLOURS[k] + s + COLOURS.reset : s);
   const out: string[] = [];
   for (const file of report.files) {
-    if (file.diagnostics.length === 0) continue;
+    const shown = file.diagnostics.filter((d) => !d.baselined);
+    if (shown.length === 0) continue;
     out.push(c('bold', file.path) + c('dim', `  (${file.format ?? 'unknown format'}, ${plural(file.calls, 'call')})`));
-    const width = Math.max(...file.diagnostics.map((d) => `${d.line}:${d.column}`.length));
-    for (const d of file.diagnostics) {
+    const width = Math.max(...shown.map((d) => `${d.line}:${d.column}`.length));
+    for (const d of shown) {
       const where = `${file.path}:${d.line}:${d.column}`;
       const pad = ' '.repeat(width - `${d.line}:${d.column}`.length);
       out.push(`  ${where}${pad}  ${c(d.severity, d.severity.padEnd(7))}  ${c('dim', d.code.padEnd(21))}  ${d.message}`);
