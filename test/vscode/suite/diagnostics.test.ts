@@ -189,6 +189,20 @@ describe('live diagnostics', () => {
     await waitFor('defaults back', () => argDiagnostics(uri).length === 5);
   });
 
+  it('contractGuard.enable: false clears the diagnostics and the status bar; true brings them back', async () => {
+    const editor = await openChecked(cg, HOURS);
+    const uri = editor.document.uri;
+    try {
+      await setSetting('contractGuard.enable', false);
+      await waitFor('diagnostics cleared', () => ours(uri).length === 0);
+      assert.strictEqual(cg.status(uri), undefined);
+      assert.strictEqual(cg.statusText(), undefined);
+    } finally {
+      await setSetting('contractGuard.enable', undefined);
+    }
+    await waitFor('diagnostics back', () => argDiagnostics(uri).length === 5);
+  });
+
   it('exempts the volatileTools setting’s tools from duplicate-fingerprint', async () => {
     const editor = await openChecked(cg, HOURS);
     const uri = editor.document.uri;
