@@ -43,7 +43,7 @@ function hasPythonJsonschema() {
 const CASES = [
   {
     name: 'openai fine-tune JSONL',
-    file: path.join(dir, `finetune-${MB}mb.jsonl`),
+    file: path.join(dir, `finetune-${MB}mb.v2.jsonl`), // bump the version when generate.js writes something else
     generate: (file) => generate(file, MB, path.join(ROOT, 'fixtures', 'contracts')),
     floor: (file) => ['node', [path.join(__dirname, 'floor.js'), file, 'fixtures/contracts']],
     python: (file) => ['/usr/bin/python3', [path.join(__dirname, 'floor.py'), file, 'fixtures/contracts']],

@@ -2,6 +2,7 @@
 // tools embedded), mixed good and bad calls to the seed tools, string-encoded arguments, results after each call.
 'use strict';
 const fs = require('node:fs');
+const crossCall = require('./cross-call');
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -72,19 +73,22 @@ function generate(file, megabytes, contractsDir, seed = 42) {
     // Like a real agent, it looks the rooms up first, so book_room's room ids have an earlier source.
     const turns = 1 + Math.floor(r() * 3);
     let listed = false;
+    const s = crossCall.session(r);
     for (let t = 0; t < turns; t++) {
       const k = 1 + Math.floor(r() * 3);
       const tcs = [];
       for (let i = 0; i < k; i++) {
-        let c = makeCall(r);
+        let c = s.repeat() ?? makeCall(r);
         if (c.name === 'book_room' && !listed) c = { name: 'list_rooms', args: { quiet_only: false } };
         if (c.name === 'list_rooms') listed = true;
-        tcs.push({ id: `call_${n}_${t}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } });
+        s.made(c);
+        tcs.push({ id: s.id(`call_${n}_${t}_${i}`), type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } });
       }
       messages.push({ role: 'assistant', content: t === 0 ? 'Let me check.' : null, tool_calls: tcs });
       for (const tc of tcs) {
         const result = tc.function.name === 'list_rooms' ? { rooms: ROOMS } : { note: 'done', n };
-        messages.push({ role: 'tool', tool_call_id: tc.id, content: JSON.stringify({ ok: true, error: null, result }) });
+        const content = s.result(tc, { ok: true, error: null, result });
+        if (content !== undefined) messages.push({ role: 'tool', tool_call_id: tc.id, content });
       }
       calls += k;
     }

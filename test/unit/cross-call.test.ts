@@ -290,6 +290,17 @@ for (const format of FORMATS) {
       assert.deepEqual(got[1].related, [`1:${col(lines[0], nameTok('search_repo'))} c1 first used here`]);
     });
 
+    it('a call of the last turn is a warning, not info, when a message followed it (the answer came without it)', () => {
+      const lines = render(format, [
+        call('c1', 'search_repo', { query: 'a' }),
+        result('c1', MATCHES),
+        { calls: [['c2', 'run_tests', { target: 'tests/' }], ['c3', 'get_time', {}]] },
+        result('c3', { now: '10:00' }),
+        user('so, did the tests pass?'),
+      ]);
+      assert.deepEqual(summary(check(lines)), [`orphan-call warning 3:${col(lines[2], nameTok('run_tests'))}`]);
+    });
+
     it('does not fire: an error result answers its call; the same call recorded twice is one call', () => {
       const lines = render(format, [
         call('c1', 'run_tests', { target: 'tests/' }),

@@ -53,11 +53,17 @@ function valueAt(root: unknown, path: JsonPath): unknown {
   return node;
 }
 
+const ENUM_SHOWN = 10;
+
 function constraintExpectation(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'enum':
-      return `one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'enum': {
+      // an enormous enum makes a one-line message of its first values, not of all of them
+      const all = p.allowedValues as unknown[];
+      const shown = all.slice(0, ENUM_SHOWN).map((v) => JSON.stringify(v)).join(', ');
+      return `one of ${shown}${all.length > ENUM_SHOWN ? `, … (${all.length} values)` : ''}`;
+    }
     case 'const':
       return `exactly ${JSON.stringify(p.allowedValue)}`;
     case 'minimum':
@@ -114,7 +120,11 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
   for (const e of kept) {
     if (e.keyword === 'type' || e.keyword === INTEGER_LEXEME) typed.add(e.instancePath);
   }
-  const underTyped = (p: string) => [...typed].some((t) => p === t || p.startsWith(t + '/'));
+  // the path itself or one of its ancestors had a type fault (walks up the path: linear, whatever the error count)
+  const underTyped = (p: string) => {
+    for (let at = p.length; at >= 0; at = at > 0 ? p.lastIndexOf('/', at - 1) : -1) if (typed.has(p.slice(0, at))) return true;
+    return false;
+  };
   const seen = new Set<string>();
   for (const e of kept) {
     const path = decodePointer(e.instancePath, args);

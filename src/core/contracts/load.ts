@@ -7,6 +7,10 @@ import type { Finding, Span } from '../model';
 import { compileSchema, type Profile } from './compile';
 import { emptyContracts, type ContractSet, type ToolContract } from './types';
 import { describeParseError } from '../parse/reader';
+import { depthExceeded } from '../parse/depth';
+
+/** Deeper than any real schema; deep enough to refuse what would overflow a recursive walker. */
+export const MAX_CONTRACT_DEPTH = 1000;
 
 export interface ContractFile {
   path: string;
@@ -82,8 +86,24 @@ export function loadContracts(files: ContractFile[], profile: Profile = 'strict'
 
 function readOne(file: ContractFile, profile: Profile, set: ContractSet, findings: ContractFinding[]): void {
   const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
+  // jsonc-parser and the schema walkers recurse: a hostile file nested thousands deep is refused, not parsed.
+  const tooDeep = depthExceeded(text, MAX_CONTRACT_DEPTH);
+  if (tooDeep !== -1) {
+    findings.push({ path: file.path, pointer: '', finding: { code: 'contract-invalid', severity: 'error',
+      message: `nested too deeply: more than ${MAX_CONTRACT_DEPTH} levels of brackets`, span: { start: tooDeep, end: tooDeep + 1 } } });
+    return;
+  }
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  // jsonc-parser assigns keys, so a "__proto__" key becomes a prototype and disappears: plain JSON is read again
+  // by JSON.parse, which keeps every key an own property.
+  if (!errors.length && text.includes('"__proto__"')) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // JSONC (comments, trailing commas): keep jsonc-parser's reading
+    }
+  }
   const tree = parseTree(text, undefined, { allowTrailingComma: true });
   const spanAt = (path: (string | number)[], key = false): Span => {
     let node = tree && (path.length ? findNodeAtLocation(tree, path) : tree);
@@ -140,7 +160,11 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
     let broken = false;
     for (const [schema, path] of [[c.arguments, entry.argsPath], [c.result, entry.resultPath]] as const) {
       if (schema === undefined) continue;
-      const { error } = compileSchema(schema, profile);
+      const { error, warnings } = compileSchema(schema, profile);
+      for (const w of warnings ?? []) {
+        const full = [...path, ...(w.pointer ? pathOf(w.pointer) : [])];
+        findings.push({ path: file.path, pointer: pointerOf(full), finding: { code: 'contract-invalid', severity: 'warning', message: `${c.name}: ${w.message}`, span: spanAt(full) } });
+      }
       if (error) {
         const inner = error.pointer ? pathOf(error.pointer) : [];
         const full = [...path, ...inner];

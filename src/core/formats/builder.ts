@@ -115,6 +115,8 @@ function anchor(ref: NodeRef, sub: JsonPath = [], part?: 'key'): Anchor {
 export class SessionBuilder {
   readonly session: Session;
   private lastTurnWasCalls = false;
+  /** The last thing recorded was a result, whose own record's break is not a new message. */
+  private afterResult = false;
 
   constructor(id?: string) {
     this.session = { id, calls: [], results: [], tools: [], turns: 0 };
@@ -135,6 +137,8 @@ export class SessionBuilder {
   /** Something other than a call happened (a user message, a result): the next call starts a new turn. */
   breakTurn(): void {
     this.lastTurnWasCalls = false;
+    if (this.afterResult) this.afterResult = false;
+    else if (this.session.calls.length > 0) this.session.continuedAfterCalls = true;
   }
 
   call(input: CallInput, turn = this.currentTurn()): ToolCall {
@@ -172,10 +176,13 @@ export class SessionBuilder {
       messageText: input.messageText,
     };
     this.session.calls.push(call);
+    this.session.continuedAfterCalls = false;
+    this.afterResult = false;
     return call;
   }
 
   result(input: ResultInput): void {
+    this.afterResult = true;
     this.session.results.push({
       callId: input.callId,
       callIndex: input.callIndex,
