@@ -9,6 +9,7 @@ import { extraKey } from './extra-key';
 import { missingKey } from './missing-key';
 import { orphanCall } from './orphan-call';
 import { orphanResult } from './orphan-result';
+import { resultContract } from './result-contract';
 import { schemaDrift } from './schema-drift';
 import { staleDigest } from './stale-digest';
 import { statusTheater } from './status-theater';
@@ -31,6 +32,7 @@ export const CHECKS: readonly Check[] = [
   orphanResult,
   duplicateCallId,
   assumedValue,
+  resultContract,
 ];
 
 /** Codes that no session check reports: they come from reading files. */
