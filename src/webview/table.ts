@@ -11,6 +11,7 @@ interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+const scriptStart = performance.now();
 const vscode = acquireVsCodeApi();
 const ROW = 26; // px, every line of the list (turn headers and calls)
 const OVERSCAN = 10;
@@ -153,7 +154,7 @@ function line(it: Item, i: number): HTMLElement {
       cell.append(el('span', 'code', c.code ?? 'fail'));
       cell.append(el('span', 'signal', c.signal));
     } else {
-      cell.append(el('span', 'signal', c.status === 'na' ? `n/a: ${c.signal}` : c.signal));
+      cell.append(el('span', 'signal', c.status === 'na' ? 'n/a' : c.status === 'none' ? 'no fixture' : c.signal));
     }
     cell.title = `${g.title}: ${c.status === 'na' ? 'not applicable' : c.status === 'none' ? 'nothing to replay' : c.status}${c.code ? ` (${c.code})` : ''}\n${c.signal}`;
     e.append(cell);
@@ -242,7 +243,7 @@ function select(key: string | undefined, reveal: boolean): void {
 
 function move(delta: number): void {
   if (!view.length) return;
-  let i = indexOf(selected);
+  let i = indexOf(selected ?? highlighted);
   if (i < 0) i = delta > 0 ? -1 : view.length;
   let j = Math.min(view.length - 1, Math.max(0, i + delta));
   const step = delta > 0 ? 1 : -1;
@@ -360,6 +361,7 @@ window.addEventListener('message', (ev: MessageEvent<ToPage>) => {
       meta = msg.meta;
       items = msg.items;
       document.body.dataset.timings = JSON.stringify(meta.timings);
+      document.body.dataset.pageTimings = JSON.stringify({ script: Math.round(scriptStart), tableMessage: Math.round(performance.now()) });
       state.uri = meta.uri;
       renderHeader(meta);
       renderCensus(meta);
@@ -393,13 +395,11 @@ window.addEventListener('message', (ev: MessageEvent<ToPage>) => {
       break;
     }
     case 'highlight': {
+      // The editor's cursor: its row is highlighted (and scrolled to when out of view); the table's own
+      // selection (keyboard, clicks) stays where it is.
       highlighted = msg.key;
-      if (msg.key !== undefined) {
-        selected = msg.key;
-        scrollIntoView(indexOf(msg.key));
-      }
+      if (msg.key !== undefined) scrollIntoView(indexOf(msg.key));
       render(true);
-      save();
       break;
     }
     case 'scrollTo': {

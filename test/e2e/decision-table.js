@@ -72,7 +72,7 @@ async function statusBarPosition(page) {
 }
 
 module.exports = async function ui({ page, screenshot, log, workspace }) {
-  // the 10,000-call trace for step 8, written before the workbench indexes the files
+  // the 10,000-call trace for step 9, written before the workbench indexes the files
   const big = [];
   for (let i = 0; i < 10000; i++) {
     const weekday = i % 97 === 0 ? 'true' : String(i % 7);
@@ -91,9 +91,11 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   log(`turn lenses: ${await lens.count()} visible`);
   const titleButton = page.locator('.editor-actions .action-label[aria-label*="Show Decision Table"]');
   await titleButton.first().waitFor({ state: 'visible', timeout: 10000 });
+  const c0 = Date.now();
   await titleButton.first().click();
   let frame = await tableFrame(page);
   await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 30000 });
+  log(`20 calls: first rows ${Date.now() - c0} ms after the click on the editor title button; extension host ${await frame.evaluate(() => document.body.dataset.timings)}; page ${await frame.evaluate(() => document.body.dataset.pageTimings)}`);
   const rows = await readRows(frame);
   const got = rows.map((r) => `${r.tool} ${GATES.map((g) => letter[r.gates[g].status]).join('')}`);
   log(`cells: ${got.join(' | ')}`);
@@ -106,7 +108,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.match(rows[12].gates.bytes.text, /^✗stale-digestwrite_note claimed a write to notes\/a\.md; digest 9f2c1e04 unchanged$/);
   assert.match(rows[1].gates.args.text, /duplicate-fingerprint/);
   assert.deepStrictEqual(rows[6].marks, ['assumed-value:"ISSUE-71"']);
-  const header = await frame.locator('.turn').first().innerText();
+  const header = await frame.locator('.turn[data-key="t:0:1"]').innerText();
   assert.match(header.replace(/\s+/g, ' '), /^Turn 1 1 call Searching the repo\.$/);
 
   // 2. a click on the run_tests row (toolu_t1, line 18) selects the call in the editor
@@ -153,6 +155,28 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.strictEqual(await frame.locator('#count').innerText(), '2 of 20 calls');
   await frame.locator('#filter-tool').selectOption('');
   assert.strictEqual(await frame.locator('#count').innerText(), '20 calls');
+
+  // 6. live: an edit of the trace (grep's "path" renamed "paths") updates the table, keeping scroll and selection
+  await frame.locator('#spacer .row[data-key="0:8"]').click();
+  await page.waitForFunction(() => /Ln 18,/.test(document.querySelector('.statusbar-item[id="status.editor.selection"]')?.textContent ?? ''), null, { timeout: 10000 });
+  const before = await frame.evaluate(() => document.getElementById('rows').scrollTop);
+  assert.strictEqual(await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"]').getAttribute('data-status'), 'pass');
+  const pathCol = lines[15].indexOf('"path": "tests/"') + 5; // the offset of the key's closing quote
+  await page.locator(`.tab:has-text("${TRACE}")`).filter({ hasNotText: "Decision table" }).click();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').fill(`:16:${pathCol + 1}`);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('s');
+  await page.keyboard.press('Escape'); // no completion
+  await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"][data-status="fail"]').waitFor({ state: 'attached', timeout: 15000 });
+  assert.match(await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"]').innerText(), /extra-key/);
+  assert.strictEqual(await frame.locator('#spacer .row[data-key="0:8"]').getAttribute('aria-selected'), 'true', 'the selection survives the rebuild');
+  const after = await frame.evaluate(() => document.getElementById('rows').scrollTop);
+  assert.strictEqual(after, before, 'the scroll position survives the rebuild');
+  log(`live: the edit made grep's keys fail (extra-key); selection 0:8 and scrollTop ${after} kept`);
+  await page.keyboard.press('Control+Z');
+  await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"][data-status="pass"]').waitFor({ state: 'attached', timeout: 15000 });
+
   await frame.locator('#census summary').click();
   await frame.locator('#census tr.shape').first().waitFor({ state: 'visible' });
   log(`census: ${(await frame.locator('#census-summary').innerText()).trim()}`);
@@ -161,7 +185,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await page.waitForTimeout(300); // the reveal has taken the focus: the palette opened next keeps it
   await screenshot('21-decision-table-light');
 
-  // 6. a dark theme
+  // 7. a dark theme
   await page.keyboard.press('F1');
   await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
@@ -177,7 +201,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
   await screenshot('22-decision-table-dark');
 
-  // 7. a hostile trace renders as inert text
+  // 8. a hostile trace renders as inert text
   await run(page, '>View: Close All Editors');
   await openFile(page, HOSTILE);
   await run(page, '>Contract Guard: Show Decision Table');
@@ -209,7 +233,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.strictEqual(await page.evaluate(() => window.__pwned), undefined, 'nor in the workbench');
   await screenshot('23-decision-table-hostile');
 
-  // 8. 10,000 calls: time from the command to the first rows
+  // 9. 10,000 calls: time from the command to the first rows
   await run(page, '>View: Close All Editors');
   await page.locator(`.explorer-folders-view .monaco-list-row:has-text("${BIG}")`).dblclick();
   await page.locator(`.tab.active:has-text("${BIG}")`).waitFor({ state: 'visible', timeout: 20000 });
@@ -223,7 +247,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await frame.locator('#loading').waitFor({ state: 'hidden', timeout: 60000 });
   const allRows = Date.now() - t0;
   const drawn = await frame.locator('#spacer > div').count();
-  log(`10,000 calls, in the extension host (ms): ${await frame.evaluate(() => document.body.dataset.timings)}`);
+  log(`10,000 calls, in the extension host (ms): ${await frame.evaluate(() => document.body.dataset.timings)}; in the page (ms since its navigation): ${await frame.evaluate(() => document.body.dataset.pageTimings)}`);
   assert.strictEqual(await frame.locator('#count').innerText(), '10000 calls');
   assert.ok(drawn < 200, `only the rows in view are in the DOM (${drawn})`);
   // the end of the list is reachable and drawn at once

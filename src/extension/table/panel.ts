@@ -28,6 +28,8 @@ function nonce(): string {
   return s;
 }
 
+type Computed = { table: DecisionTable; items: Item[]; timings: Record<string, number> } | { error: string };
+
 export class TablePanel implements vscode.Disposable {
   private table: DecisionTable | undefined;
   private generation = 0;
@@ -43,6 +45,8 @@ export class TablePanel implements vscode.Disposable {
   openedAt = Date.now();
   firstRowsMillis: number | undefined;
   private readyMillis: number | undefined;
+  private early: Promise<Computed | undefined> | undefined;
+  private onRendered: (() => void) | undefined;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly uri: vscode.Uri, private readonly deps: PanelDeps) {
     panel.webview.options = {
@@ -59,6 +63,7 @@ export class TablePanel implements vscode.Disposable {
       }),
     );
     panel.webview.html = this.html();
+    this.early = this.compute();
   }
 
   private setTitle(): void {
@@ -135,6 +140,8 @@ export class TablePanel implements vscode.Disposable {
         break;
       case 'rendered':
         if (this.firstRowsMillis === undefined) this.firstRowsMillis = Date.now() - this.openedAt;
+        this.onRendered?.();
+        this.onRendered = undefined;
         break;
     }
   }
@@ -144,7 +151,10 @@ export class TablePanel implements vscode.Disposable {
   }
 
   async refresh(): Promise<void> {
-    if (!this.pageReady) return;
+    if (!this.pageReady) {
+      this.early = undefined; // stale: computed again when the page is ready
+      return;
+    }
     if (this.building) {
       this.schedule(50);
       return;
@@ -153,26 +163,44 @@ export class TablePanel implements vscode.Disposable {
     return this.building;
   }
 
-  private async build(): Promise<void> {
+  /** Check and build the table (started at once when the panel opens, while the page is still loading). */
+  private async compute(): Promise<Computed | undefined> {
     await this.deps.ready;
     const contracts = this.deps.contracts();
-    if (!contracts) return;
+    if (!contracts) return undefined;
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(this.uri);
     } catch (e) {
-      this.post({ type: 'error', message: `Cannot open ${this.uri.toString(true)}: ${(e as Error).message}` });
+      return { error: `Cannot open ${this.uri.toString(true)}: ${(e as Error).message}` };
+    }
+    const timings: Record<string, number> = {};
+    const table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings);
+    const t = Date.now();
+    const items = toItems(table);
+    timings.items = Date.now() - t;
+    timings.computed = Date.now() - this.openedAt;
+    return { table, items, timings };
+  }
+
+  private async build(): Promise<void> {
+    const early = this.early;
+    this.early = undefined;
+    const computed = await (early ?? this.compute());
+    if (!computed) return;
+    if ('error' in computed) {
+      this.post({ type: 'error', message: computed.error });
       return;
     }
-    const timings: Record<string, number> = { ready: this.readyMillis ?? -1 };
-    this.table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings);
-    let t = Date.now();
-    const items = toItems(this.table);
-    timings.items = Date.now() - t;
+    const { table, items, timings } = computed;
+    this.table = table;
+    timings.ready = this.readyMillis ?? -1;
     const generation = ++this.generation;
-    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), this.table, items.length, generation, timings);
+    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), table, items.length, generation, timings);
+    const drawn = new Promise<void>((resolve) => (this.onRendered = resolve));
     this.post({ type: 'table', meta, items: items.slice(0, FIRST_CHUNK), done: items.length <= FIRST_CHUNK });
-    // the rest in chunks, yielding between them so the page draws the first rows at once
+    // the rest in chunks once the page has drawn the first rows (or after a moment), so they do not queue behind
+    if (items.length > FIRST_CHUNK) await Promise.race([drawn, new Promise((r) => setTimeout(r, 400))]);
     for (let at = FIRST_CHUNK; at < items.length; at += CHUNK) {
       await new Promise((r) => setTimeout(r, 0));
       if (generation !== this.generation) return;
