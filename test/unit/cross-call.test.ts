@@ -362,6 +362,27 @@ for (const format of FORMATS) {
   });
 }
 
+describe('stale-digest on Claude Code structured results', () => {
+  const line = (o: object) => JSON.stringify(o);
+  const use = (uuid: string, id: string, name: string, input: object) => line({ type: 'assistant', uuid, sessionId: 's1', message: { id: 'm' + uuid, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+  const answer = (uuid: string, id: string, text: string, toolUseResult: object) => line({ type: 'user', uuid, sessionId: 's1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text }] }, toolUseResult });
+
+  it('an Edit whose structured patch is empty claimed a change that did not happen; a create or a real patch is fine', () => {
+    const lines = [
+      use('a1', 't1', 'Edit', { file_path: '/repo/notes.md', old_string: 'teh', new_string: 'the' }),
+      answer('u1', 't1', 'The file /repo/notes.md has been updated.', { filePath: '/repo/notes.md', oldString: 'teh', newString: 'the', structuredPatch: [] }),
+      use('a2', 't2', 'Write', { file_path: '/repo/new.md', content: 'x' }),
+      answer('u2', 't2', 'File created successfully at: /repo/new.md', { type: 'create', filePath: '/repo/new.md', content: 'x', structuredPatch: [] }),
+      use('a3', 't3', 'Edit', { file_path: '/repo/notes.md', old_string: 'a', new_string: 'b' }),
+      answer('u3', 't3', 'The file /repo/notes.md has been updated.', { filePath: '/repo/notes.md', structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-a', '+b'] }] }),
+    ];
+    const got = check(lines, undefined, 'session.jsonl');
+    assert.deepEqual(got.map((g) => `${g.code} ${g.line}:${g.column} ${g.token} ${g.message}`), [
+      `stale-digest 2:${col(lines[1], '[]')} [] Edit claimed a write to /repo/notes.md; its structured patch is empty (no line changed)`,
+    ]);
+  });
+});
+
 describe('cross-call checks on a whole-document Anthropic request and a calls log', () => {
   it('the volatileTools option exempts a tool no contract describes', () => {
     const lines = render('anthropic', [call('t1', 'now'), result('t1', '10:00'), call('t2', 'now'), result('t2', '10:01')]);

@@ -104,6 +104,23 @@ function digestIn(body: unknown): FoundDigest | undefined {
   return undefined;
 }
 
+/** Claude Code's structured `toolUseResult` of the line holding a result: for Write and Edit it carries
+ *  `filePath` and the `structuredPatch` of what changed. */
+function structuredEvidence(result: ToolResult): { at: Anchor; filePath: string } | undefined {
+  const path = result.at.path;
+  let line: unknown = result.at.doc.value;
+  let k = path.lastIndexOf('message');
+  if (k < 0 && path[path.length - 1] === 'toolUseResult') k = path.length - 1;
+  if (k < 0) return undefined;
+  for (let i = 0; i < k; i++) line = isObj(line) || Array.isArray(line) ? (line as Record<string | number, unknown>)[path[i]] : undefined;
+  const tur = isObj(line) ? line.toolUseResult : undefined;
+  if (!isObj(tur) || !Array.isArray(tur.structuredPatch) || tur.structuredPatch.length > 0) return undefined;
+  // A create writes a whole new file: an empty patch says nothing there. An update (Write) or an edit that moved
+  // no line did not change the file.
+  if (tur.type === 'create' || typeof tur.filePath !== 'string') return undefined;
+  return { at: { doc: result.at.doc, path: [...path.slice(0, k), 'toolUseResult', 'structuredPatch'] }, filePath: tur.filePath };
+}
+
 interface ArtifactState {
   /** The digest the artifact has now, as far as the trace says (undefined: changed, new digest unknown). */
   current?: string;
@@ -163,6 +180,13 @@ export const staleDigest: Check = {
       if (!call) return;
       const result = results[i];
       const mutating = pairing.mutating(call);
+      if (mutating && (call.name === 'Edit' || call.name === 'Write' || call.name === 'MultiEdit')) {
+        const empty = structuredEvidence(results[i]);
+        if (empty) {
+          ctx.report({ code: 'stale-digest', message: `${call.name} claimed a write to ${empty.filePath}; its structured patch is empty (no line changed)`, at: empty.at, call });
+          return;
+        }
+      }
       const reading = pairing.reading(i);
       const found = digestIn(reading.body);
       // Nothing to learn from a read that reports no digest; and a failed call changed nothing.
