@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Finding, Span } from '../core/model';
 import { rangeOf, type Positioner } from './lines';
 import type { SeveritySetting } from './settings';
+import { isBaselined } from './config';
 
 export const SOURCE = 'Contract Guard';
 
@@ -48,8 +49,10 @@ export function toDiagnostic(
   map: SeverityMap,
   locate: Locate,
 ): vscode.Diagnostic | undefined {
-  const severity = severityOf(finding, map);
+  let severity = severityOf(finding, map);
   if (severity === undefined) return undefined;
+  // A finding the workspace baseline accepts is known and reviewed: a hint, not a problem.
+  if (isBaselined(uri, finding)) severity = vscode.DiagnosticSeverity.Hint;
   const d = new vscode.Diagnostic(rangeOf(at, finding.span), finding.message, severity);
   d.source = SOURCE;
   d.code = { value: finding.code, target: docsUri(finding.code) };

@@ -6,6 +6,8 @@ import { setDocsBase, type SeverityMap } from './convert';
 import { TraceDiagnostics } from './diagnostics';
 import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
+import { registerInfer } from './infer';
+import { registerWorkspaceConfig } from './config';
 import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
 import { registerDecisionTable, type DecisionTableApi } from './table';
@@ -71,7 +73,13 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     }),
   );
 
-  const ready = contracts.reload().then(() => live.checkAllOpen());
+  // contract-guard.config.json sits under the settings: a change re-reads contracts (its globs) and re-checks.
+  const configRead = registerWorkspaceConfig(context, () => {
+    severity = readSettings().severity;
+    void contracts.rewatch().then(() => live.checkAllOpen());
+  });
+  registerInfer(context);
+  const ready = configRead.then(() => contracts.rewatch()).then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
   const settled = async () => {

@@ -1,5 +1,6 @@
 // The extension's settings, read in one place. Every key is declared in package.json `contributes.configuration`.
 import * as vscode from 'vscode';
+import { withWorkspaceConfig } from './config';
 
 export type SeveritySetting = 'error' | 'warning' | 'info' | 'hint' | 'off';
 export type Profile = 'strict' | 'json-schema';
@@ -40,7 +41,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     if (typeof level === 'string' && SEVERITIES.has(level as SeveritySetting)) severity[code] = level as SeveritySetting;
   }
   const profile = c.get<string>('profile');
-  return {
+  // contract-guard.config.json fills in what the user did not set (src/extension/config.ts).
+  return withWorkspaceConfig({
     enable: c.get<boolean>('enable') !== false,
     contracts: strings('contracts'),
     traces: strings('traces'),
@@ -49,7 +51,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     fixturesFolder: c.get<string>('fixturesFolder') || DEFAULTS.fixturesFolder,
     codeLens: c.get<boolean>('codeLens') !== false,
     volatileTools: strings('volatileTools'),
-  };
+  });
 }
 
 /** One glob for a list of globs. */
