@@ -2,13 +2,17 @@
 // published only if it is still the newest for that document), cleared on close. A document is a trace when a
 // format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
 import * as vscode from 'vscode';
-import { checkText, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
+import { checkText, TraceChecker, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostic, type SeverityMap } from './convert';
 import { isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 
 export const DEBOUNCE_MS = 300;
+
+/** Above this size a JSONL trace is checked in slices, the extension host kept responsive in between. */
+const SLICED_CHECK_SIZE = 2 * 1024 * 1024;
+const SLICE_MS = 25;
 
 export type CheckResult = FileResult;
 
@@ -70,6 +74,9 @@ export function countFindings(findings: readonly Finding[], map: SeverityMap): C
 export class TraceDiagnostics implements vscode.Disposable {
   private readonly states = new Map<string, TraceState>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly generations = new Map<string, number>();
+  /** Sliced checks in flight. */
+  private running = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   /** Fires after a document's diagnostics were published (or cleared). */
@@ -156,6 +163,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       clearTimeout(pending);
       this.timers.delete(key);
     }
+    this.generation(key);
     if (!this.isCandidate(doc)) {
       this.clear(doc.uri);
       return;
@@ -179,23 +187,86 @@ export class TraceDiagnostics implements vscode.Disposable {
         }
       }
       const text = doc.getText();
+      if (text.length > SLICED_CHECK_SIZE && isJsonlName(options.fileName ?? '')) {
+        void this.checkInSlices(doc, text, options, optionsKey, contracts);
+        return;
+      }
       const result = runCheck(text, doc.uri, contracts, true);
       this.publish(doc, { result, millis: Date.now() - started });
-      if (result.format !== undefined && isJsonlName(options.fileName ?? '')) {
-        // build the line table after the diagnostics are out, if the document did not move on meanwhile
-        const version = doc.version;
-        setTimeout(() => {
-          const state = this.states.get(key);
-          if (doc.isClosed || doc.version !== version || state?.result !== result) return;
-          state.lines = LineIndependentTrace.from(text, result, options, version);
-          state.key = optionsKey;
-          state.contracts = contracts;
-        }, 0);
-      }
+      this.buildLineTable(doc, text, result, options, optionsKey, contracts);
     } catch (e) {
       console.error(`[Contract Guard] checking ${doc.uri.toString()} failed`, e);
       this.clear(doc.uri);
     }
+  }
+
+  /**
+   * A large JSONL trace is fed to the checker line by line, yielding to the extension host every few
+   * milliseconds so that it stays responsive; a newer check of the document, an edit or a close drops it.
+   */
+  private async checkInSlices(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): Promise<void> {
+    const key = doc.uri.toString();
+    const generation = this.generation(key);
+    const version = doc.version;
+    const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
+    const started = Date.now();
+    this.running++;
+    try {
+      const checker = new TraceChecker(options);
+      let slice = Date.now();
+      let start = 0;
+      for (;;) {
+        let end = text.indexOf('\n', start);
+        if (end === -1) end = text.length;
+        checker.addLine(text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end), start);
+        if (end === text.length) break;
+        start = end + 1;
+        if (Date.now() - slice > SLICE_MS) {
+          await new Promise((r) => setTimeout(r, 0));
+          if (stale()) return;
+          slice = Date.now();
+        }
+      }
+      const result = checker.finish();
+      if (stale()) return;
+      this.publish(doc, { result, millis: Date.now() - started });
+      this.buildLineTable(doc, text, result, options, optionsKey, contracts);
+    } catch (e) {
+      console.error(`[Contract Guard] checking ${key} failed`, e);
+      if (!stale()) this.clear(doc.uri);
+    } finally {
+      this.running--;
+    }
+  }
+
+  /** A new generation for the document: checks of older generations still in flight are dropped. */
+  private generation(key: string): number {
+    const g = (this.generations.get(key) ?? 0) + 1;
+    this.generations.set(key, g);
+    return g;
+  }
+
+  /** After a whole check of a JSONL trace: its line table, so that the next edit re-checks only what changed. */
+  private buildLineTable(doc: vscode.TextDocument, text: string, result: CheckResult, options: CheckOptions, optionsKey: string, contracts: ContractSet): void {
+    if (result.format === undefined || !isJsonlName(options.fileName ?? '')) return;
+    // after the diagnostics are out, if the document did not move on meanwhile
+    const key = doc.uri.toString();
+    const version = doc.version;
+    const stale = () => doc.isClosed || doc.version !== version || this.states.get(key)?.result !== result;
+    setTimeout(async () => {
+      if (stale()) return;
+      this.running++;
+      try {
+        const table = await LineIndependentTrace.from(text, result, options, version, stale);
+        const state = this.states.get(key);
+        if (!table || stale() || !state) return;
+        state.lines = table;
+        state.key = optionsKey;
+        state.contracts = contracts;
+      } finally {
+        this.running--;
+      }
+    }, 0);
   }
 
   private publish(doc: vscode.TextDocument, state: Omit<TraceState, 'version' | 'counts'>): void {
@@ -234,9 +305,9 @@ export class TraceDiagnostics implements vscode.Disposable {
     return severityOf(f, this.severity()) !== undefined;
   }
 
-  /** Whether any check is waiting for its debounce. */
+  /** Whether any check is waiting for its debounce or running in slices. */
   get busy(): boolean {
-    return this.timers.size > 0;
+    return this.timers.size > 0 || this.running > 0;
   }
 
   dispose(): void {

@@ -104,10 +104,25 @@ export class LineIndependentTrace {
    * The line table of a file just checked whole, or undefined when its lines are not independent.
    * Costs one JSON.parse per line.
    */
-  static from(text: string, full: FileResult, options: CheckOptions, version: number): LineIndependentTrace | undefined {
+  static async from(
+    text: string,
+    full: FileResult,
+    options: CheckOptions,
+    version: number,
+    stale: () => boolean = () => false,
+  ): Promise<LineIndependentTrace | undefined> {
     if (!isJsonlName(options.fileName ?? '') || full.format === undefined) return undefined;
     const lines = splitLines(text);
-    for (const l of lines) if (!independentLine(l.text)) return undefined;
+    // one JSON.parse per line: in slices, so that a large file does not hold up the extension host
+    let slice = Date.now();
+    for (const l of lines) {
+      if (!independentLine(l.text)) return undefined;
+      if (Date.now() - slice > 25) {
+        await new Promise((r) => setTimeout(r, 0));
+        if (stale()) return undefined;
+        slice = Date.now();
+      }
+    }
     const entries: LineEntry[] = lines.map((l) => ({ text: l.text }));
     // bucket the findings by line
     let i = 0;

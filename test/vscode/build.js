@@ -22,7 +22,8 @@ async function main() {
       alias: { assert: path.join(__dirname, 'web', 'assert.ts') },
       define: { 'process.env.NODE_ENV': '"test"' } });
   }
-  await Promise.all(builds.map((b) => esbuild.build({ bundle: true, sourcemap: 'inline', logLevel: 'warning', ...b })));
+  // the suites may import the core: jsonc-parser's UMD entry hides its requires from bundlers, its ESM build does not
+  await Promise.all(builds.map((b) => esbuild.build({ bundle: true, sourcemap: 'inline', logLevel: 'warning', mainFields: ['module', 'main'], ...b })));
 }
 
 main().catch((e) => {

@@ -15,6 +15,7 @@ export function run(): Promise<void> {
   require('./hover.test');
   require('./incremental.test');
   require('./virtual.test');
+  require('./large.test');
   require('./fixtures.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));

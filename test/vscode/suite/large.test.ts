@@ -1,0 +1,108 @@
+// Large JSONL traces are checked in slices: the extension host stays responsive while they are read, and an edit
+// made while a check is under way wins (the stale check is dropped, never published).
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { checkText, loadContracts } from '../../../src/core';
+import type { ContractGuardApi } from '../../../src/extension/extension';
+import { api, closeAll, codeOf, ours, waitFor, wsUri } from './helpers';
+
+/** One conversation of call lines (so the file is always checked whole), every 500th call bad. */
+function bigCalls(megabytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < megabytes * 1024 * 1024; i++) {
+    const weekday = i % 500 === 250 ? '"x"' : String(i % 7);
+    const line = `{"name": "get_hours", "arguments": {"building": "Building ${i}", "weekday": ${weekday}}}`;
+    parts.push(line);
+    size += line.length + 1;
+  }
+  return parts.join('\n') + '\n';
+}
+
+/** Lines that are whole conversations (each checked as its lines are read), every 500th call bad. */
+function bigConversations(megabytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < megabytes * 1024 * 1024; i++) {
+    const args = JSON.stringify({ building: `Building ${i}`, weekday: i % 500 === 250 ? 'x' : i % 7 });
+    const line = JSON.stringify({
+      messages: [
+        { role: 'user', content: `Hours of Building ${i}?` },
+        { role: 'assistant', content: null, tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'get_hours', arguments: args } }] },
+        { role: 'tool', tool_call_id: `call_${i}`, content: '{"open": "08:00-22:00"}' },
+      ],
+    });
+    parts.push(line);
+    size += line.length + 1;
+  }
+  return parts.join('\n') + '\n';
+}
+
+describe('large traces', () => {
+  let cg: ContractGuardApi;
+  before(async () => {
+    cg = await api();
+  });
+  afterEach(closeAll);
+
+  it('are checked in slices: the extension host keeps answering while a 10 MB trace is read', async () => {
+    const text = bigConversations(10);
+    const uri = wsUri('large/sliced.openai-chat.jsonl');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    // how long one blocking check of the same text takes here
+    const t0 = Date.now();
+    const contract = new TextDecoder().decode(await vscode.workspace.fs.readFile(wsUri('fixtures/contracts/hours.contract.json')));
+    const { contracts } = loadContracts([{ path: 'fixtures/contracts/hours.contract.json', text: contract }]);
+    const whole = checkText(text, { fileName: 'sliced.openai-chat.jsonl', contracts });
+    const blocking = Date.now() - t0;
+    assert.ok(whole.calls > 10000, `${whole.calls} calls`);
+
+    let maxGap = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+    }, 5);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      // measured from here: bringing 10 MB of text into the extension host is VS Code's own pause, not ours
+      assert.strictEqual(cg.status(uri), undefined, 'the check is still under way');
+      last = Date.now();
+      maxGap = 0;
+      await vscode.window.showTextDocument(doc);
+      await waitFor('diagnostics on the large trace', () => ours(uri).length > 0, 60000);
+    } finally {
+      clearInterval(ticker);
+    }
+    console.log(`      blocking check ${blocking} ms; longest pause of the extension host while checking in slices ${maxGap} ms`);
+    assert.ok(maxGap < blocking / 2, `the host paused ${maxGap} ms at once; a blocking check takes ${blocking} ms`);
+    assert.strictEqual(cg.status(uri)?.calls, whole.calls);
+  }).timeout(120000);
+
+  it('drop a check overtaken by an edit: only the edited text’s result is published', async () => {
+    const text = bigCalls(4);
+    const uri = wsUri('large/edited.calls.jsonl');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    let publications = 0;
+    const sub = vscode.languages.onDidChangeDiagnostics((e) => {
+      if (e.uris.some((u) => u.toString() === uri.toString()) && ours(uri).length > 0) publications++;
+    });
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const editor = await vscode.window.showTextDocument(doc);
+      // straight away, while the first check is under way: fix the first bad call
+      const bad = doc.getText().indexOf('"weekday": "x"');
+      const line = doc.positionAt(bad).line;
+      assert.strictEqual(line, 250);
+      await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(bad + 11), doc.positionAt(bad + 14)), '3'));
+      await waitFor('diagnostics after the edit', () => cg.status(uri) && ours(uri).length > 0, 60000);
+      await cg.settled();
+      assert.ok(!ours(uri).some((d) => d.range.start.line === 250), 'the fixed line is clean');
+      assert.ok(ours(uri).some((d) => d.range.start.line === 750 && codeOf(d) === 'type-drift'), 'the next bad call is flagged');
+      assert.strictEqual(publications, 1, 'the check of the text before the edit was never published');
+    } finally {
+      sub.dispose();
+    }
+  }).timeout(120000);
+});
