@@ -18,6 +18,18 @@ export interface CheckedFile {
 }
 
 export async function checkFile(file: string, options: CheckOptions): Promise<CheckedFile> {
+  if (!GZIP.test(file)) return checkPlainOrGzip(file, options);
+  try {
+    return await checkPlainOrGzip(file, options);
+  } catch (e) {
+    // A broken gzip stream is a finding on the file, like any unreadable input.
+    if (!/^Z_|ERR_/.test(String((e as { code?: string }).code ?? ''))) throw e;
+    const message = `not a readable gzip file (${(e as Error).message})`;
+    return { result: { format: undefined, calls: 0, sessions: 0, findings: [{ code: 'parse-error', severity: 'error', message, span: { start: 0, end: 0 } }] }, index: LineIndex.of('') };
+  }
+}
+
+async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<CheckedFile> {
   const gzip = GZIP.test(file);
   const inner = gzip ? file.slice(0, -3) : file;
   if (CONTAINER.test(file)) {

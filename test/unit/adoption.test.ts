@@ -153,6 +153,14 @@ describe('contract-guard.config.json and the flags over it', () => {
     assert.deepEqual(gz.files[0].diagnostics.map((d: Diag) => `${d.code} ${d.line}:${d.column}`), plain.map((d) => `${d.code} ${d.line}:${d.column}`));
   });
 
+  it('a broken .gz is a parse-error on the file, not a crash', () => {
+    const dir = workspace();
+    writeFileSync(path.join(dir, 'bad.jsonl.gz'), 'not gzip at all');
+    const r = run(['check', 'bad.jsonl.gz', '--format', 'json'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(diagnostics(r.stdout).map((d) => `${d.code} ${d.line}:${d.column} ${d.message}`), ['parse-error 1:1 not a readable gzip file (incorrect header check)']);
+  });
+
   it('config layers: later wins, severity merges per code, ignores add up; globs', () => {
     const merged = mergeConfig({ profile: 'strict', severity: { a: 'off', b: 'info' }, ignore: [{ code: 'x' }] }, { profile: 'json-schema', severity: { b: 'error' }, ignore: [{ tool: 't' }] }, undefined);
     assert.deepEqual(merged, { profile: 'json-schema', severity: { a: 'off', b: 'error' }, ignore: [{ code: 'x' }, { tool: 't' }] });
