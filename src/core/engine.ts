@@ -160,7 +160,7 @@ export class TraceChecker {
     }
     let state = this.lineStates.get(adapter);
     if (!state) {
-      state = this.newLineState();
+      state = this.newLineState(adapter.id);
       this.lineStates.set(adapter, state);
     }
     this.count(adapter.id);
@@ -168,7 +168,7 @@ export class TraceChecker {
   }
 
   /** A line state whose named sessions (`sessionFor`) are remembered in order, so `finish` checks them all. */
-  private newLineState(): LineState {
+  private newLineState(format: string): LineState {
     const builder = new SessionBuilder();
     const byKey = new Map<string, SessionBuilder>();
     const state: LineState = {
@@ -186,6 +186,14 @@ export class TraceChecker {
         list.push(b);
         this.named.set(state, list);
         return b;
+      },
+      closeSession: (key) => {
+        const b = byKey.get(key);
+        if (!b) return;
+        byKey.delete(key);
+        const list = this.named.get(state) ?? [];
+        this.named.set(state, list.filter((x) => x !== b));
+        this.checkSession(format, b.session);
       },
     };
     return state;

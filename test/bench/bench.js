@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { generate } = require('./generate');
+const { formatCases } = require('./formats');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MB = Number(process.env.BENCH_MB || 100);
@@ -48,6 +49,8 @@ const CASES = [
     floor: (file) => ['node', [path.join(__dirname, 'floor.js'), file, 'fixtures/contracts']],
     python: (file) => ['/usr/bin/python3', [path.join(__dirname, 'floor.py'), file, 'fixtures/contracts']],
   },
+  // Two of the trace formats of issue 7 (Claude Code session JSONL, OTLP JSON), each with its own floor.
+  ...formatCases(dir, MB, ROOT),
 ];
 
 function main() {

@@ -2,6 +2,7 @@
 // - Claude Code session JSONL: one record per line, each API message over two lines (text, then tool_use
 //   blocks, sharing message.id), tool_result lines with is_error and a structured toolUseResult; a new sessionId
 //   every 200 turns, a sidechain now and then.
+// Like a real agent (and the fine-tune case), each session lists the rooms before it books one.
 // - OpenTelemetry OTLP JSON: one document of resourceSpans; per trace a chat span whose gen_ai.output.messages
 //   (a JSON string) holds tool_call parts, and an execute_tool span per call with its result and span status.
 // Each case has a floor: the least a checker of that format must do (parse, find the calls, run a precompiled ajv
@@ -9,7 +10,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { makeCall, rng } = require('./generate');
+const { makeCall, rng, ROOMS } = require('./generate');
 
 function writer(file) {
   const fd = fs.openSync(file, 'w');
@@ -44,6 +45,7 @@ function generateClaudeCode(file, megabytes, seed = 7) {
     w.write(JSON.stringify(o) + '\n');
     lines += 1;
   };
+  let listedIn = '';
   while (w.bytes < target) {
     const sessionId = `session-${Math.floor(turn / 200)}`;
     const sidechain = r() < 0.05;
@@ -55,7 +57,9 @@ function generateClaudeCode(file, megabytes, seed = 7) {
     const k = 1 + Math.floor(r() * 3);
     const uses = [];
     for (let i = 0; i < k; i++) {
-      const c = makeCall(r);
+      let c = makeCall(r);
+      if (c.name === 'book_room' && listedIn !== sessionId) c = { name: 'list_rooms', args: { quiet_only: false } };
+      if (c.name === 'list_rooms') listedIn = sessionId;
       uses.push({ type: 'tool_use', id: `toolu_${turn}_${i}`, name: c.name, input: c.args });
     }
     const a1 = next();
@@ -66,7 +70,7 @@ function generateClaudeCode(file, megabytes, seed = 7) {
     for (const use of uses) {
       const res = next();
       line({ ...base, parentUuid: p, type: 'user', uuid: res, toolUseResult: { ok: true, n: turn },
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: JSON.stringify({ ok: true, error: null, result: { note: 'done' } }), is_error: false }] } });
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: JSON.stringify({ ok: true, error: null, result: use.name === 'list_rooms' ? { rooms: ROOMS } : { note: 'done' } }), is_error: false }] } });
       p = res;
     }
     parent = p;
@@ -100,7 +104,16 @@ function generateOtlp(file, megabytes, seed = 11) {
       const c = makeCall(r);
       parts.push({ type: 'tool_call', id: `call_${t}_${i}`, name: c.name, arguments: c.args });
     }
-    const start = BigInt(t) * 1000000n;
+    const start = BigInt(t + 1) * 1000000n;
+    if (parts.some((p) => p.name === 'book_room')) {
+      const id = `call_${t}_list`;
+      span({ traceId, spanId: `${t}l`, name: 'chat campus', kind: 3, startTimeUnixNano: String(start - 200n), endTimeUnixNano: String(start - 150n), status: { code: 1 },
+        attributes: [s('gen_ai.operation.name', 'chat'), s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id, name: 'list_rooms', arguments: { quiet_only: false } }] }]))] });
+      span({ traceId, spanId: `${t}m`, parentSpanId: `${t}l`, name: 'execute_tool list_rooms', kind: 1, startTimeUnixNano: String(start - 100n), endTimeUnixNano: String(start - 50n), status: { code: 1 },
+        attributes: [s('gen_ai.operation.name', 'execute_tool'), s('gen_ai.tool.name', 'list_rooms'), s('gen_ai.tool.call.id', id),
+          s('gen_ai.tool.call.result', JSON.stringify({ ok: true, error: null, result: { rooms: ROOMS } }))] });
+      calls += 1;
+    }
     span({ traceId, spanId: `${t}a`, name: 'chat campus', kind: 3, startTimeUnixNano: String(start), endTimeUnixNano: String(start + 500n), status: { code: 1 },
       attributes: [s('gen_ai.operation.name', 'chat'), s('gen_ai.request.model', 'bench-model'),
         s('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'Let me check.' }, ...parts] }]))] });

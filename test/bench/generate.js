@@ -104,7 +104,7 @@ function generate(file, megabytes, contractsDir, seed = 42) {
   return { calls, lines: n, bytes };
 }
 
-module.exports = { generate, makeCall, rng };
+module.exports = { generate, makeCall, rng, ROOMS };
 
 if (require.main === module) {
   const [file = '.bench/trace.jsonl', mb = '100'] = process.argv.slice(2);

@@ -12,6 +12,8 @@ export interface LineState {
   /** The builder of a named session of this file (a Claude Code `sessionId`, a sidechain): created on first use,
    *  checked when the file ends. The first name used takes over `builder` while it is still empty. */
   sessionFor(key: string): SessionBuilder;
+  /** The named session is complete: check it now and let it go (a later line with that name opens a new one). */
+  closeSession(key: string): void;
 }
 
 export interface FormatAdapter {

@@ -4,7 +4,8 @@
 // session, and each sidechain (a subagent's conversation, rooted where its `parentUuid` chain starts) is a
 // session of its own. A `tool_result` block answers its `tool_use_id`; a user line that carries only the
 // top-level `toolUseResult` (no readable block) answers the latest unanswered call. A line whose `uuid` was
-// already read in its session is a replayed copy and is skipped. Also read: `{loglines: [...]}` exports.
+// already read in its session is a replayed copy and is skipped. A session no line has touched for 2000 lines is
+// checked and let go (bounded memory on logs of many sessions). Also read: `{loglines: [...]}` exports.
 import type { FormatAdapter } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
@@ -43,12 +44,41 @@ export function lastUnansweredCall(b: SessionBuilder): number | undefined {
   return undefined;
 }
 
+const IDLE_LINES = 2000;
+
 class ClaudeCodeReader {
   private readonly seen = new Map<string, Set<string>>();
   private readonly roots = new Map<string, string>();
-  private readonly lastMessage = new Map<SessionBuilder, { id: string; turn?: number }>();
+  private readonly lastMessage = new WeakMap<SessionBuilder, { id: string; turn?: number }>();
 
-  constructor(private readonly sessionFor: (key: string) => SessionBuilder) {}
+  /** Open main sessions and the line number each was last seen on. */
+  private readonly lastSeen = new Map<string, number>();
+  private lineNo = 0;
+
+  constructor(
+    private readonly sessionFor: (key: string) => SessionBuilder,
+    private readonly close?: (key: string) => void,
+  ) {}
+
+  /** A session no line has touched for IDLE_LINES lines is complete: it and its sidechains are checked and let go,
+   *  so a large log of many sessions is checked in bounded memory, while a stray line of another session in
+   *  between (seen in real logs) does not split anything. */
+  private touch(sid: string): void {
+    this.lineNo += 1;
+    this.lastSeen.set(sid, this.lineNo);
+    if (!this.close || this.lineNo % 64 !== 0) return;
+    for (const [done, last] of this.lastSeen) {
+      if (this.lineNo - last <= IDLE_LINES) continue;
+      this.lastSeen.delete(done);
+      for (const key of [...this.seen.keys()]) {
+        if (key === done || key.startsWith(`${done}#sidechain:`)) {
+          this.close(key);
+          this.seen.delete(key);
+        }
+      }
+      this.close(done);
+    }
+  }
 
   private keyOf(line: Obj): string {
     const sid = str(line.sessionId) ?? '';
@@ -62,6 +92,7 @@ class ClaudeCodeReader {
 
   read(doc: Doc, path: JsonPath, line: Obj): void {
     if (!isMessageLine(line)) return;
+    this.touch(str(line.sessionId) ?? '');
     const key = this.keyOf(line);
     const b = this.sessionFor(key);
     const uuid = str(line.uuid);
@@ -107,7 +138,7 @@ export const claudeCode: FormatAdapter = {
   },
   readLine(doc, state) {
     let reader = state.memo.reader as ClaudeCodeReader | undefined;
-    if (!reader) state.memo.reader = reader = new ClaudeCodeReader((key) => state.sessionFor(key));
+    if (!reader) state.memo.reader = reader = new ClaudeCodeReader((key) => state.sessionFor(key), (key) => state.closeSession(key));
     reader.read(doc, [], doc.value as Obj);
   },
 };
