@@ -1,6 +1,6 @@
 // The room that does not exist: an argument the contract says must come from an earlier tool's results, whose
 // value no earlier result in the session offered.
-import type { ArgumentSource } from '../contracts/types';
+import type { ArgumentSource, ToolContract } from '../contracts/types';
 import type { ToolCall } from '../model';
 import { brief } from '../results';
 import type { Check } from './check';
@@ -17,8 +17,9 @@ interface Offered {
   results: number;
   /** Index (in session.results) of the last source result, for related information. */
   last?: number;
-  /** What the last source result offered, for related information. */
-  lastSaid?: string;
+  /** What the last source result offered (its values, or whether it was text), for related information. */
+  lastGot?: Set<string>;
+  lastWasText?: boolean;
 }
 
 function scalarsInto(v: unknown, out: Set<string>, depth = 0): void {
@@ -50,6 +51,22 @@ function scalarValues(v: unknown): string[] | undefined {
   return undefined;
 }
 
+const entries = new WeakMap<ToolContract, [string, ArgumentSource][]>();
+
+/** A contract's argument sources as a list, made once per contract. */
+function sourcesOf(contract: ToolContract | undefined): [string, ArgumentSource][] | undefined {
+  const sources = contract?.argumentSources;
+  if (!sources) return undefined;
+  let list = entries.get(contract!);
+  if (!list) entries.set(contract!, (list = Object.entries(sources)));
+  return list;
+}
+
+function said(o: Offered): string {
+  if (o.lastGot && o.lastGot.size) return `offered ${brief([...o.lastGot].slice(0, 6).join(', '), 60)}`;
+  return o.lastWasText ? 'offered only text' : 'offered no values';
+}
+
 export const assumedValue: Check = {
   code: 'assumed-value',
   severity: 'warning',
@@ -58,24 +75,24 @@ export const assumedValue: Check = {
   example: { input: 'list_rooms -> {"rooms": ["KILLAM-212", "MCD-17"]}, then book_room {"room_id": "CS-130", ...}', message: 'book_room.room_id CS-130 was not in the last list_rooms result' },
   run(ctx) {
     const { calls, results } = ctx.session;
+    const pairing = pairingOf(ctx);
     // Which (source tool, field) pairs any called tool needs; most sessions need none and stop here.
     const needs = new Map<string, Map<string, Offered>>();
     for (const call of calls) {
-      const sources = ctx.contractFor(call.name)?.contract.argumentSources;
+      const sources = sourcesOf(pairing.contract(call.name));
       if (!sources) continue;
-      for (const [arg, src] of Object.entries(sources)) {
+      for (const [arg, src] of sources) {
         const byField = needs.get(src.tool) ?? new Map<string, Offered>();
         byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
         needs.set(src.tool, byField);
       }
     }
     if (needs.size === 0) return;
-    const pairing = pairingOf(ctx);
     let next = 0;
     for (const call of calls) {
       while (next < results.length && results[next].turn < call.turn) offer(next++);
-      const sources = ctx.contractFor(call.name)?.contract.argumentSources;
-      if (sources) for (const [arg, src] of Object.entries(sources)) check(call, arg, src);
+      const sources = sourcesOf(pairing.contract(call.name));
+      if (sources) for (const [arg, src] of sources) check(call, arg, src);
     }
 
     function offer(i: number): void {
@@ -92,7 +109,8 @@ export const assumedValue: Check = {
         for (const v of got) offered.values.add(v);
         offered.results++;
         offered.last = i;
-        offered.lastSaid = got.size ? `offered ${brief([...got].slice(0, 6).join(', '), 60)}` : reading.text ? 'offered only text' : 'offered no values';
+        offered.lastGot = got;
+        offered.lastWasText = reading.text !== undefined;
       }
     }
 
@@ -115,7 +133,7 @@ export const assumedValue: Check = {
         message,
         at: ctx.argAnchor(call, [arg]),
         call,
-        related: last ? [{ at: last.at, message: `the last ${src.tool} result ${offered.lastSaid}` }] : undefined,
+        related: last ? [{ at: last.at, message: `the last ${src.tool} result ${said(offered)}` }] : undefined,
       });
     }
   },

@@ -45,12 +45,14 @@ export function fingerprintOf(ctx: SessionContext, call: ToolCall): string {
   return pairingOf(ctx).fingerprint(call);
 }
 
+const NO_ECHOES: Set<ToolCall> = new Set();
+
 class SessionPairing implements Pairing {
   readonly resultOf: (ToolResult | undefined)[];
   readonly resultIndexOf: number[];
   readonly callOf: (ToolCall | undefined)[];
   readonly sharedIds: { first: ToolCall; call: ToolCall }[] = [];
-  readonly echoes = new Set<ToolCall>();
+  readonly echoes: Set<ToolCall> = NO_ECHOES;
   /** Calls by id; a list only when several calls share one. */
   private readonly byId = new Map<string, ToolCall | ToolCall[]>();
   // Filled lazily, indexed like session.calls / session.results.
@@ -80,7 +82,10 @@ class SessionPairing implements Pairing {
         continue;
       }
       const first = Array.isArray(same) ? same[0] : same;
-      if (first.name === call.name && this.fingerprint(first) === this.fingerprint(call)) this.echoes.add(call);
+      if (first.name === call.name && this.fingerprint(first) === this.fingerprint(call)) {
+        if (this.echoes === NO_ECHOES) (this as { echoes: Set<ToolCall> }).echoes = new Set();
+        this.echoes.add(call);
+      }
       else this.sharedIds.push({ first, call });
       if (Array.isArray(same)) same.push(call);
       else byId.set(call.id, [same, call]);

@@ -20,6 +20,7 @@ function norm(key: string): string {
 }
 
 const DIGESTY = /sha|hash|digest|etag|md5|checksum|match/i;
+const DIGEST_WORD = /sha|hash|digest|etag|md5|checksum/i;
 const expectedKeys = new Map<string, boolean>();
 
 /** Is this key a digest the caller passes as "the version I expect" (`expected_sha256`, `if_match`, `base_hash`)? */
@@ -71,12 +72,22 @@ interface FoundDigest {
 
 const NESTS = ['result', 'data', 'file', 'artifact', 'content', 'commit', 'object'];
 
+const ARTIFACT_RANK = new Map(ARTIFACT_KEYS.map((k, i) => [k, i]));
+
+/** The artifact an object names: its most specific path-like key (few keys: walk them, not the list). */
 function namedIn(o: Obj): string | undefined {
-  for (const a of ARTIFACT_KEYS) {
-    const v = o[a];
-    if (typeof v === 'string' && v !== '') return v;
+  let best: string | undefined;
+  let rank = Infinity;
+  for (const k in o) {
+    const r = ARTIFACT_RANK.get(k);
+    if (r === undefined || r >= rank) continue;
+    const v = o[k];
+    if (typeof v === 'string' && v !== '') {
+      best = v;
+      rank = r;
+    }
   }
-  return undefined;
+  return best;
 }
 
 function digestAt(o: Obj, nest?: string): FoundDigest | undefined {
@@ -187,8 +198,10 @@ export const staleDigest: Check = {
           return;
         }
       }
-      const reading = pairing.reading(i);
-      const found = digestIn(reading.body);
+      // A payload string without a digest word anywhere cannot report one: no need to look inside.
+      const payload = result.payload;
+      const reading = typeof payload === 'string' && !DIGEST_WORD.test(payload) ? undefined : pairing.reading(i);
+      const found = reading && digestIn(reading.body);
       // Nothing to learn from a read that reports no digest; and a failed call changed nothing.
       if ((!mutating && !found) || pairing.failed(i)) return;
       const contract = pairing.contract(call.name);
