@@ -110,12 +110,14 @@ export class LineIndependentTrace {
     options: CheckOptions,
     version: number,
     stale: () => boolean = () => false,
+    /** Set when the caller already made sure every line is independent (while reading it). */
+    knownIndependent = false,
   ): Promise<LineIndependentTrace | undefined> {
     if (!isJsonlName(options.fileName ?? '') || full.format === undefined) return undefined;
     const lines = splitLines(text);
     // one JSON.parse per line: in slices, so that a large file does not hold up the extension host
     let slice = Date.now();
-    for (const l of lines) {
+    if (!knownIndependent) for (const l of lines) {
       if (!independentLine(l.text)) return undefined;
       if (Date.now() - slice > 25) {
         await new Promise((r) => setTimeout(r, 0));
