@@ -186,6 +186,15 @@ function attr(s: SpanRecord, ...keys: string[]): Attr | undefined {
 /** Indexed flat keys `prefix.N.rest` grouped by N (numeric order), each group keyed by `rest`. */
 function indexed(s: SpanRecord, prefix: string): Map<number, Map<string, Attr>> {
   const out = new Map<number, Map<string, Attr>>();
+  const dotted = prefix + '.';
+  let any = false;
+  for (const k of s.attrs.keys()) {
+    if (k.startsWith(dotted)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return out;
   const re = new RegExp(`^${prefix.replace(/\./g, '\\.')}\\.(\\d+)\\.(.+)$`);
   for (const [k, a] of s.attrs) {
     const m = re.exec(k);
