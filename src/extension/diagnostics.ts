@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { checkText, TraceChecker, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostic, type SeverityMap } from './convert';
-import { isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
+import { independentLine, isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
 
@@ -217,12 +217,16 @@ export class TraceDiagnostics implements vscode.Disposable {
     this.running++;
     try {
       const checker = new TraceChecker(options);
+      // whether every line is read on its own (then the line table needs no second pass)
+      let independent = true;
       let slice = Date.now();
       let start = 0;
       for (;;) {
         let end = text.indexOf('\n', start);
         if (end === -1) end = text.length;
-        checker.addLine(text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end), start);
+        const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+        checker.addLine(line, start);
+        if (independent) independent = independentLine(line);
         if (end === text.length) break;
         start = end + 1;
         if (Date.now() - slice > SLICE_MS) {
@@ -234,7 +238,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       const result = checker.finish();
       if (stale()) return;
       this.publish(doc, { result, millis: Date.now() - started });
-      this.buildLineTable(doc, text, result, options, optionsKey, contracts);
+      if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
     } catch (e) {
       console.error(`[Contract Guard] checking ${key} failed`, e);
       if (!stale()) this.clear(doc.uri);
@@ -251,12 +255,28 @@ export class TraceDiagnostics implements vscode.Disposable {
   }
 
   /** After a whole check of a JSONL trace: its line table, so that the next edit re-checks only what changed. */
-  private buildLineTable(doc: vscode.TextDocument, text: string, result: CheckResult, options: CheckOptions, optionsKey: string, contracts: ContractSet): void {
+  private buildLineTable(
+    doc: vscode.TextDocument,
+    text: string,
+    result: CheckResult,
+    options: CheckOptions,
+    optionsKey: string,
+    contracts: ContractSet,
+    knownIndependent = false,
+  ): void {
     if (result.format === undefined || !isJsonlName(options.fileName ?? '')) return;
-    // after the diagnostics are out, if the document did not move on meanwhile
     const key = doc.uri.toString();
     const version = doc.version;
     const stale = () => doc.isClosed || doc.version !== version || this.states.get(key)?.result !== result;
+    if (knownIndependent) {
+      // lines already vetted while they were read: the table is ready before the next edit can arrive
+      void LineIndependentTrace.from(text, result, options, version, stale, true).then((table) => {
+        const state = this.states.get(key);
+        if (table && state && !stale()) Object.assign(state, { lines: table, key: optionsKey, contracts });
+      });
+      return;
+    }
+    // after the diagnostics are out, if the document did not move on meanwhile
     setTimeout(async () => {
       if (stale()) return;
       this.running++;
