@@ -42,6 +42,7 @@ export interface TableMeta {
   calls: number;
   sessions: number;
   fixtures: number;
+  fixturesPending: boolean;
   codes: string[];
   tools: string[];
   gates: { id: GateId; title: string; question: string }[];

@@ -340,7 +340,8 @@ function renderCensus(m: TableMeta): void {
 
 function renderHeader(m: TableMeta): void {
   $('title').textContent = m.name;
-  $('meta').textContent = `${m.format ?? 'not a trace'} · ${m.calls} call${m.calls === 1 ? '' : 's'} · ${m.fixtures} fixture${m.fixtures === 1 ? '' : 's'} read`;
+  const fixtures = m.fixturesPending ? 'replaying the fixtures…' : `${m.fixtures} fixture${m.fixtures === 1 ? '' : 's'} read`;
+  $('meta').textContent = `${m.format ?? 'not a trace'} · ${m.calls} call${m.calls === 1 ? '' : 's'} · ${fixtures}`;
   const head = $('head');
   head.replaceChildren(el('span', 'cell tool', 'Tool'), el('span', 'cell args', 'Arguments'));
   for (const g of m.gates) {

@@ -95,6 +95,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await titleButton.first().click();
   let frame = await tableFrame(page);
   await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 30000 });
+  await frame.locator('#meta:has-text("39 fixtures read")').waitFor({ state: 'attached', timeout: 30000 }); // the replay gate follows
   log(`20 calls: first rows ${Date.now() - c0} ms after the click on the editor title button; extension host ${await frame.evaluate(() => document.body.dataset.timings)}; page ${await frame.evaluate(() => document.body.dataset.pageTimings)}`);
   const rows = await readRows(frame);
   const got = rows.map((r) => `${r.tool} ${GATES.map((g) => letter[r.gates[g].status]).join('')}`);
@@ -200,6 +201,15 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   const [r, g, b] = bg.match(/\d+/g).map(Number);
   assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
   await screenshot('22-decision-table-dark');
+
+  // the panel comes back after a reload (WebviewPanelSerializer), with its selection
+  await run(page, '>Developer: Reload Window');
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+  await page.waitForTimeout(1000);
+  frame = await tableFrame(page);
+  await frame.locator('#spacer .row.selected[data-key="0:8"]').waitFor({ state: 'attached', timeout: 30000 });
+  assert.strictEqual(await frame.locator('#title').innerText(), 'fixtures/traces/boundary.anthropic.jsonl');
+  log('after a window reload the table is restored with call 0:8 selected');
 
   // 8. a hostile trace renders as inert text
   await run(page, '>View: Close All Editors');

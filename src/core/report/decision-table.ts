@@ -124,8 +124,9 @@ export interface DecisionTable {
   /** For the filters: the codes and tools present, sorted. */
   codes: string[];
   tools: string[];
-  /** How many fixtures were read for the replay gate. */
+  /** How many fixtures were read for the replay gate, and whether they are still being replayed. */
   fixtures: number;
+  fixturesPending: boolean;
 }
 
 /** A fixture file already replayed against today's contracts, keyed by the fingerprint of the call it froze. */
@@ -159,6 +160,8 @@ export interface TableOptions {
   /** Fixtures replayed with `replayFixturesByCall`; absent: the replay gate says no fixture was looked for. */
   fixtures?: FixtureReplays;
   fixtureCount?: number;
+  /** The fixtures are still being replayed (a view shows the table first and the replay gate a moment later). */
+  fixturesPending?: boolean;
 }
 
 const MAX_ARGS = 160;
@@ -229,6 +232,7 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
     codes: [...codes].sort(),
     tools: [...tools].sort(),
     fixtures: options.fixtureCount ?? 0,
+    fixturesPending: options.fixturesPending === true,
   };
 }
 
@@ -299,7 +303,7 @@ function rowOf(ctx: SessionContext, s: number, call: ToolCall, findings: Finding
 
   // replays: a frozen fixture of this call, replayed against today's contracts
   let replay: GateCell;
-  if (!options.fixtures) replay = { status: 'none', signal: 'no fixtures folder was read' };
+  if (!options.fixtures) replay = { status: 'none', signal: options.fixturesPending ? 'replaying the fixtures…' : 'no fixtures folder was read' };
   else {
     const frozen = options.fixtures.get(fixtureFingerprint(call));
     if (!frozen?.length) replay = { status: 'none', signal: 'no frozen fixture of this call' };

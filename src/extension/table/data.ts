@@ -2,7 +2,7 @@
 // the workspace contracts, and the fixtures folder's files replayed against those contracts (cached until a
 // fixture file or the contracts change).
 import * as vscode from 'vscode';
-import type { ContractSet, FileResult } from '../../core';
+import type { ContractSet, FileResult, Profile } from '../../core';
 import { FIXTURE_SUFFIX } from '../../core/fixtures';
 import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
 import { runCheck } from '../diagnostics';
@@ -20,6 +20,7 @@ const decoder = new TextDecoder();
 /** Fixture files replayed against one contract set, per fixtures folder. */
 export class FixtureCache implements vscode.Disposable {
   private cache = new Map<string, { contracts: ContractSet; profile: string; replays: FixtureReplays; count: number }>();
+  private running = new Map<string, { contracts: ContractSet; profile: string; promise: Promise<{ replays: FixtureReplays; count: number }> }>();
   private readonly watcher: vscode.FileSystemWatcher;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
@@ -35,6 +36,14 @@ export class FixtureCache implements vscode.Disposable {
     this.watcher.onDidDelete(drop);
   }
 
+  /** The replays when they are cached for these contracts; `pending` when they are not (yet). */
+  peek(trace: vscode.Uri, contracts: ContractSet): { replays: FixtureReplays; count: number } | 'pending' | undefined {
+    const folder = fixturesFolderFor(trace);
+    if (!folder) return undefined;
+    const hit = this.cache.get(folder.toString());
+    return hit && hit.contracts === contracts && hit.profile === readSettings(trace).profile ? hit : 'pending';
+  }
+
   async replays(trace: vscode.Uri, contracts: ContractSet): Promise<{ replays: FixtureReplays; count: number } | undefined> {
     const folder = fixturesFolderFor(trace);
     if (!folder) return undefined;
@@ -42,6 +51,18 @@ export class FixtureCache implements vscode.Disposable {
     const key = folder.toString();
     const hit = this.cache.get(key);
     if (hit && hit.contracts === contracts && hit.profile === profile) return hit;
+    const running = this.running.get(key);
+    if (running && running.contracts === contracts && running.profile === profile) return running.promise;
+    const promise = this.replay(key, folder, contracts, profile);
+    this.running.set(key, { contracts, profile, promise });
+    try {
+      return await promise;
+    } finally {
+      if (this.running.get(key)?.promise === promise) this.running.delete(key);
+    }
+  }
+
+  private async replay(key: string, folder: vscode.Uri, contracts: ContractSet, profile: string): Promise<{ replays: FixtureReplays; count: number }> {
     const ws = vscode.workspace.getWorkspaceFolder(folder);
     const rel = ws && folder.path.startsWith(ws.uri.path) ? folder.path.slice(ws.uri.path.length).replace(/^\//, '') : undefined;
     const uris = ws ? await vscode.workspace.findFiles(new vscode.RelativePattern(ws, `${rel ? rel + '/' : ''}**/*${FIXTURE_SUFFIX}`)) : [];
@@ -54,7 +75,7 @@ export class FixtureCache implements vscode.Disposable {
         // gone since the search: skip
       }
     }
-    const entry = { contracts, profile, replays: replayFixturesByCall(files, contracts, profile), count: files.length };
+    const entry = { contracts, profile, replays: replayFixturesByCall(files, contracts, profile as Profile), count: files.length };
     this.cache.set(key, entry);
     return entry;
   }
@@ -66,7 +87,7 @@ export class FixtureCache implements vscode.Disposable {
 }
 
 /** Check (or reuse the live check of) a document and build its table. */
-export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet, live: LiveModel, fixtures: FixtureCache, timings: Record<string, number> = {}): Promise<DecisionTable> {
+export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet, live: LiveModel, fixtures: FixtureCache, timings: Record<string, number> = {}, onFixtures?: () => void): Promise<DecisionTable> {
   let t = Date.now();
   const state = live.state(doc.uri);
   const reuse = !!state && state.version === doc.version && !!state.result.model;
@@ -74,10 +95,14 @@ export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet,
   timings[reuse ? 'reusedCheck' : 'check'] = Date.now() - t;
   t = Date.now();
   const settings = readSettings(doc.uri);
-  const fx = await fixtures.replays(doc.uri, contracts);
+  // Replaying the fixtures can take a while the first time: without them at hand, the table comes first (replay
+  // gate pending) and `onFixtures` is called when they are ready, for a second build.
+  const peek = fixtures.peek(doc.uri, contracts);
+  const fx = peek === 'pending' ? undefined : peek;
+  if (peek === 'pending') void fixtures.replays(doc.uri, contracts).then(() => onFixtures?.(), () => undefined);
   timings.fixtures = Date.now() - t;
   t = Date.now();
-  const table = buildDecisionTable(result, { contracts, profile: settings.profile, volatileTools: settings.volatileTools, fixtures: fx?.replays, fixtureCount: fx?.count ?? 0 });
+  const table = buildDecisionTable(result, { contracts, profile: settings.profile, volatileTools: settings.volatileTools, fixtures: fx?.replays, fixtureCount: fx?.count ?? 0, fixturesPending: peek === 'pending' });
   timings.table = Date.now() - t;
   return table;
 }
@@ -103,6 +128,7 @@ export function metaOf(uri: string, name: string, table: DecisionTable, total: n
     calls: table.calls,
     sessions: table.sessions,
     fixtures: table.fixtures,
+    fixturesPending: table.fixturesPending,
     codes: table.codes,
     tools: table.tools,
     gates: GATES.map((g) => ({ ...g })),

@@ -47,6 +47,7 @@ export class TablePanel implements vscode.Disposable {
   private readyMillis: number | undefined;
   private early: Promise<Computed | undefined> | undefined;
   private onRendered: (() => void) | undefined;
+  private isDisposed = false;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly uri: vscode.Uri, private readonly deps: PanelDeps) {
     panel.webview.options = {
@@ -121,6 +122,7 @@ export class TablePanel implements vscode.Disposable {
 
   /** Rebuild soon (an edit, a contract change, a fixture change). */
   schedule(delay = 150): void {
+    if (this.isDisposed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -147,7 +149,7 @@ export class TablePanel implements vscode.Disposable {
   }
 
   private post(m: ToPage): void {
-    void this.panel.webview.postMessage(m);
+    if (!this.isDisposed) void this.panel.webview.postMessage(m);
   }
 
   async refresh(): Promise<void> {
@@ -175,7 +177,7 @@ export class TablePanel implements vscode.Disposable {
       return { error: `Cannot open ${this.uri.toString(true)}: ${(e as Error).message}` };
     }
     const timings: Record<string, number> = {};
-    const table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings);
+    const table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings, () => this.schedule(0));
     const t = Date.now();
     const items = toItems(table);
     timings.items = Date.now() - t;
@@ -234,6 +236,7 @@ export class TablePanel implements vscode.Disposable {
     const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, preserveFocus: false, preview: false });
     const range = new vscode.Range(doc.positionAt(r.span.start), doc.positionAt(r.span.end));
     this.highlighted = `${r.session}:${r.index}`;
+    this.post({ type: 'highlight', key: this.highlighted });
     editor.selection = new vscode.Selection(range.start, range.end);
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
@@ -249,6 +252,8 @@ export class TablePanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
     if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
     this.disposables.length = 0;
