@@ -13,7 +13,7 @@ export const DEBOUNCE_MS = 300;
 
 /** Above this size a JSONL trace is checked in slices, the extension host kept responsive in between. */
 const SLICED_CHECK_SIZE = 2 * 1024 * 1024;
-const SLICE_MS = 25;
+const SLICE_MS = 40;
 
 export type CheckResult = FileResult;
 
