@@ -76,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   // contract-guard.config.json sits under the settings: a change re-reads contracts (its globs) and re-checks.
   const configRead = registerWorkspaceConfig(context, () => {
     severity = readSettings().severity;
+    live.republish(); // severities and baselined hints, at once
     void contracts.rewatch().then(() => live.checkAllOpen());
   });
   registerInfer(context);

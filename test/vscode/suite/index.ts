@@ -17,6 +17,7 @@ export function run(): Promise<void> {
   require('./virtual.test');
   require('./large.test');
   require('./fixtures.test');
+  require('./adoption.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });

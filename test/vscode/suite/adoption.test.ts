@@ -1,0 +1,87 @@
+// Adoption features in the editor: "Create Contract from This Trace" (never overwrites), and
+// contract-guard.config.json with a baseline (baselined findings shown as hints). Everything this suite writes
+// into the workspace is removed again, so later suites see the workspace they expect.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { checkText, loadContracts } from '../../../src/core';
+import { buildBaseline, renderBaseline } from '../../../src/core/baseline';
+import { reportFile } from '../../../src/core/report/model';
+import { LineIndex } from '../../../src/core/parse/reader';
+import { api, closeAll, codeOf, openChecked, ours, waitFor, wsUri } from './helpers';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+async function remove(uri: vscode.Uri): Promise<void> {
+  try {
+    await vscode.workspace.fs.delete(uri);
+  } catch {
+    // already gone
+  }
+}
+
+describe('adoption: Create Contract from This Trace', () => {
+  const created: vscode.Uri[] = [];
+  after(async () => {
+    await closeAll();
+    for (const u of created) await remove(u);
+    await (await api()).settled();
+  });
+
+  it('writes <trace>.contract.json beside the trace, then <trace>-2.contract.json: never overwrites', async () => {
+    const cg = await api();
+    await openChecked(cg, 'fixtures/traces/hours.calls.jsonl');
+    const first = await vscode.commands.executeCommand<vscode.Uri>('contractGuard.createContract');
+    assert.ok(first);
+    created.push(first);
+    assert.strictEqual(vscode.workspace.asRelativePath(first), 'fixtures/traces/hours.calls.contract.json');
+    const contract = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(first)));
+    assert.deepStrictEqual(Object.keys(contract.tools), ['get_hours', 'get_open_now']);
+    assert.deepStrictEqual(contract.tools.get_hours.arguments.required, ['building', 'weekday']);
+    assert.strictEqual(contract.tools.get_hours.arguments.additionalProperties, false);
+    const second = await vscode.commands.executeCommand<vscode.Uri>('contractGuard.createContract', wsUri('fixtures/traces/hours.calls.jsonl'));
+    assert.ok(second);
+    created.push(second);
+    assert.strictEqual(vscode.workspace.asRelativePath(second), 'fixtures/traces/hours.calls-2.contract.json');
+    assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(first))), contract, 'the first file is untouched');
+  });
+});
+
+describe('adoption: contract-guard.config.json and its baseline', () => {
+  const config = wsUri('contract-guard.config.json');
+  const baseline = wsUri('cg-baseline.json');
+  after(async () => {
+    await closeAll();
+    await remove(config);
+    await remove(baseline);
+    await (await api()).settled();
+  });
+
+  it('findings the baseline accepts are hints; the others keep their severity', async () => {
+    const cg = await api();
+    const rel = 'fixtures/traces/hours.calls.jsonl';
+    const editor = await openChecked(cg, rel);
+    const before = ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift');
+    assert.strictEqual(before.length, 3);
+    assert.ok(before.every((d) => d.severity === vscode.DiagnosticSeverity.Error));
+
+    // Accept the first two type-drift findings, as `contract-guard check --update-baseline` would write them.
+    const text = editor.document.getText();
+    const contractText = new TextDecoder().decode(await vscode.workspace.fs.readFile(wsUri('fixtures/contracts/hours.contract.json')));
+    const result = checkText(text, { fileName: rel, contracts: loadContracts([{ path: 'hours.contract.json', text: contractText }]).contracts });
+    const drift = result.findings.filter((f) => f.code === 'type-drift').slice(0, 2);
+    assert.strictEqual(drift.length, 2);
+    const file = reportFile(rel, { ...result, findings: drift }, LineIndex.of(text));
+    await vscode.workspace.fs.writeFile(baseline, enc(renderBaseline(buildBaseline([file]))));
+    await vscode.workspace.fs.writeFile(config, enc(JSON.stringify({ baseline: 'cg-baseline.json' })));
+
+    const hinted = await waitFor('baselined findings as hints', () => {
+      const now = ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift');
+      return now.filter((d) => d.severity === vscode.DiagnosticSeverity.Hint).length === 2 ? now : undefined;
+    });
+    assert.deepStrictEqual(hinted.map((d) => d.severity), [vscode.DiagnosticSeverity.Hint, vscode.DiagnosticSeverity.Hint, vscode.DiagnosticSeverity.Error]);
+
+    await remove(config);
+    await waitFor('findings back to errors once the config is gone', () =>
+      ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift').every((d) => d.severity === vscode.DiagnosticSeverity.Error) || undefined);
+  });
+});
