@@ -109,6 +109,10 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.match(rows[12].gates.bytes.text, /^✗stale-digestwrite_note claimed a write to notes\/a\.md; digest 9f2c1e04 unchanged$/);
   assert.match(rows[1].gates.args.text, /duplicate-fingerprint/);
   assert.deepStrictEqual(rows[6].marks, ['assumed-value:"ISSUE-71"']);
+  // one panel per trace: the command again (from the palette, the table focused) reveals the same panel
+  await run(page, '>Contract Guard: Show Decision Table');
+  await page.waitForTimeout(500);
+  assert.strictEqual(await page.locator('.tab:has-text("Decision table: boundary.anthropic.jsonl")').count(), 1, 'one panel per trace');
   const header = await frame.locator('.turn[data-key="t:0:1"]').innerText();
   assert.match(header.replace(/\s+/g, ' '), /^Turn 1 1 call Searching the repo\.$/);
 
@@ -201,6 +205,17 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   const [r, g, b] = bg.match(/\d+/g).map(Number);
   assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
   await screenshot('22-decision-table-dark');
+  // and a high contrast theme (borders from --vscode-contrastBorder)
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
+  await page.locator('.quick-input-widget input').fill('Dark High Contrast');
+  await page.locator('.quick-input-list .monaco-list-row.focused:has-text("Dark High Contrast")').waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.locator('.monaco-workbench.hc-black').waitFor({ state: 'attached', timeout: 10000 });
+  await page.waitForTimeout(500);
+  await screenshot('22b-decision-table-high-contrast');
 
   // the panel comes back after a reload (WebviewPanelSerializer), with its selection
   await run(page, '>Developer: Reload Window');

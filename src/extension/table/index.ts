@@ -91,7 +91,8 @@ export function registerDecisionTable(context: vscode.ExtensionContext, deps: Ta
 
   const show = async (uri?: vscode.Uri, turn?: { session: number; turn: number }): Promise<TablePanel | undefined> => {
     const openedAt = Date.now();
-    const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+    // from the palette while a table (a webview) has the focus there is no active text editor: the last trace
+    const target = uri ?? vscode.window.activeTextEditor?.document.uri ?? lastTrace;
     if (!target) {
       void vscode.window.showWarningMessage('Contract Guard: open a trace to show its decision table.');
       return undefined;
@@ -112,9 +113,11 @@ export function registerDecisionTable(context: vscode.ExtensionContext, deps: Ta
     return p;
   };
 
+  let lastTrace: vscode.Uri | undefined;
   const updateContext = () => {
     const editor = vscode.window.activeTextEditor;
     const isTrace = !!editor && deps.live.state(editor.document.uri)?.result.format !== undefined;
+    if (isTrace) lastTrace = editor.document.uri;
     void vscode.commands.executeCommand('setContext', TRACE_CONTEXT, isTrace);
   };
 
