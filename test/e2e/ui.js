@@ -36,13 +36,14 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await screenshot('01-trace-squiggles');
 
   // 2. hover the squiggle under `true` on line 3: the message, the value found, the contract excerpt
-  const lineTop = await page.locator('.monaco-editor .view-line').nth(2).boundingBox();
+  // the rendered line holding `"weekday": true` (view lines are not in DOM order, and CodeLenses sit between them)
+  const lineTop = await page.locator('.monaco-editor .view-line:has-text(\'"weekday": true\')').first().boundingBox();
   const boxes = [];
   for (const sq of await errors.all()) {
     const b = await sq.boundingBox();
     if (b) boxes.push(b);
   }
-  const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height);
+  const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height / 2);
   assert.ok(onLine3, `a squiggle on line 3 (${boxes.length} squiggles)`);
   await page.mouse.move(onLine3.x + onLine3.width / 2, onLine3.y + onLine3.height / 2);
   const hover = page.locator('.monaco-hover-content:visible');

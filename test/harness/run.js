@@ -271,6 +271,8 @@ async function main() {
   const page = await context.newPage();
   page.on('crash', () => finish(2, 'the page crashed'));
   page.on('pageerror', (e) => fs.appendFileSync(path.join(tmp, 'server.log'), `[page error] ${e.message}\n`));
+  // the workbench's console (the development extension host's console.log arrives here too): kept with --keep
+  page.on('console', (m) => fs.appendFileSync(path.join(tmp, 'server.log'), `[page ${m.type()}] ${m.text()}\n`));
 
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p.split(path.sep).join('/')}`;
   const payload = [['extensionDevelopmentPath', remote(extension)], ['skipWelcome', 'true']];
