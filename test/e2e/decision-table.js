@@ -182,6 +182,22 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await page.keyboard.press('Control+Z');
   await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"][data-status="pass"]').waitFor({ state: 'attached', timeout: 15000 });
 
+  // ... and a change of the contracts on disk (search_repo's limit now at most 2): the first search's keys fail
+  // (constraint) and its frozen fixture no longer replays (tightened); the old contract back, both pass again
+  const contractFile = path.join(workspace, 'fixtures', 'contracts', 'boundary.contract.json');
+  const contractText = fs.readFileSync(contractFile, 'utf8');
+  await frame.evaluate(() => { document.getElementById('rows').scrollTop = 0; });
+  fs.writeFileSync(contractFile, contractText.replace('"maximum": 50', '"maximum": 2'));
+  const first = (gate, status) => frame.locator(`#spacer .row[data-key="0:0"] .gate[data-gate="${gate}"][data-status="${status}"]`);
+  await first('keys', 'fail').waitFor({ state: 'attached', timeout: 20000 });
+  await first('replay', 'fail').waitFor({ state: 'attached', timeout: 20000 });
+  const replayTitle = await first('replay', 'fail').getAttribute('title');
+  log(`contract changed: first search keys fail (constraint), replay: ${replayTitle.replace(/\n/g, ' / ')}`);
+  assert.match(replayTitle, /\(tightened\)\n.*search_repo-[0-9a-f]{12}\.fixture\.json: passed, now also constraint/);
+  fs.writeFileSync(contractFile, contractText);
+  await first('keys', 'pass').waitFor({ state: 'attached', timeout: 20000 });
+  await first('replay', 'pass').waitFor({ state: 'attached', timeout: 20000 });
+
   await frame.locator('#census summary').click();
   await frame.locator('#census tr.shape').first().waitFor({ state: 'visible' });
   log(`census: ${(await frame.locator('#census-summary').innerText()).trim()}`);
