@@ -194,12 +194,14 @@ for (const format of FORMATS) {
       assert.deepEqual(got[0].related, [`3:${col(lines[2], nameTok('write_note'))} notes/a.md changed here`]);
     });
 
-    it('does not fire: a write that moved the digest, an edit on the current digest, a failed write', () => {
+    it('does not fire: a write that moved the digest, a shell command reading it, an edit on the current digest, a failed write', () => {
       const lines = render(format, [
         call('r1', 'read_note', { path: 'notes/a.md' }),
         result('r1', { path: 'notes/a.md', sha256: A }),
         call('w1', 'write_note', { path: 'notes/a.md', text: 'final' }),
         result('w1', { ok: true, error: null, result: { path: 'notes/a.md', sha256: B } }),
+        call('b1', 'Bash', { command: 'notes-cli stat notes/a.md --json' }),
+        result('b1', { path: 'notes/a.md', sha256: B }),
         call('e1', 'edit_note', { path: 'notes/a.md', expected_sha256: B, append: 'more' }),
         result('e1', { status: 409, body: { ok: false, error: 'conflict', result: { path: 'notes/a.md', sha256: B } } }, true),
       ]);

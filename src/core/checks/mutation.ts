@@ -47,10 +47,26 @@ export function isMutating(call: ToolCall, contract?: ToolContract): boolean {
 
 /** The name rule alone: a writer's name or a shell tool. */
 export function mutatingByName(name: string): boolean {
+  return isShellTool(name) || isWriterName(name);
+}
+
+/** A shell (or code-running) tool: it may change anything, but its call does not claim to write an artifact. */
+export function isShellTool(name: string): boolean {
+  return SHELL.has(baseName(name).toLowerCase()) || SHELL.has(name.toLowerCase());
+}
+
+/** A name that says the tool writes (`write_*`, `edit`, `apply_patch`, `Write`, ...). */
+export function isWriterName(name: string): boolean {
   const base = baseName(name);
-  const lower = base.toLowerCase();
-  if (SHELL.has(lower) || SHELL.has(name.toLowerCase())) return true;
-  return WRITE_VERBS.has(lower) || WRITE_VERBS.has(firstWord(base));
+  return WRITE_VERBS.has(base.toLowerCase()) || WRITE_VERBS.has(firstWord(base));
+}
+
+/** The call claims to write its artifact: its contract says `mutates`, or its name says it writes (a shell
+ *  command does not claim a write: `cat` through Bash reads). */
+export function claimsWrite(call: ToolCall, contract?: ToolContract): boolean {
+  if (contract?.mutates === false) return false;
+  if (contract?.mutates !== undefined) return true;
+  return isWriterName(call.name);
 }
 
 /** Argument (or result) keys that name the artifact a call works on, most specific first. */

@@ -4,7 +4,7 @@ import type { ToolCall, ToolResult } from '../model';
 import { resultBodyAnchor } from '../results';
 import type { Anchor, JsonPath } from '../parse/doc';
 import type { Check } from './check';
-import { ARTIFACT_KEYS, artifactOf } from './mutation';
+import { ARTIFACT_KEYS, artifactOf, claimsWrite } from './mutation';
 import { pairingOf } from './pairing';
 
 type Obj = Record<string, unknown>;
@@ -218,7 +218,7 @@ export const staleDigest: Check = {
         }
         return;
       }
-      if (mutating) {
+      if (mutating && claimsWrite(call, contract)) {
         const expected = isObj(args) ? Object.keys(args).filter(isExpectedDigestKey).map((k) => digestText(args[k])).find((d) => d) : undefined;
         const before = st?.current ?? expected;
         if (before !== undefined && sameDigest(before, found.digest)) {
