@@ -4,10 +4,17 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FIXTURE_SUFFIX } from '../core/fixtures/format';
 import { UsageError } from './files';
+import { loadConfig } from './settings';
 
 /** Where `freeze` writes and `replay`/`serve` read by default (not under contracts/: a contracts folder is
  *  walked for *.json contract files, and a fixture is not a contract). */
 export const DEFAULT_FIXTURES_FOLDER = 'fixtures/frozen';
+
+/** The fixture folder: contract-guard.config.json's `fixturesFolder` (relative to the config), else the default. */
+export async function configuredFixturesFolder(): Promise<string> {
+  const { config, root } = await loadConfig();
+  return config.fixturesFolder ? path.relative(process.cwd(), path.resolve(root, config.fixturesFolder)) || '.' : DEFAULT_FIXTURES_FOLDER;
+}
 
 async function walk(root: string, out: string[]): Promise<void> {
   let stat;

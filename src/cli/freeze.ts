@@ -7,7 +7,7 @@ import type { Profile } from '../core/contracts/compile';
 import { callsOnLine, checkForFreeze, freeze, verdictText } from '../core/fixtures';
 import { joinInside } from '../core/fixtures/names';
 import { loadContractPaths } from './contracts';
-import { DEFAULT_FIXTURES_FOLDER, writeNewFile } from './fixture-files';
+import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, writeNewFile } from './fixture-files';
 import { displayPath, UsageError } from './files';
 
 export const FREEZE_USAGE = `usage: contract-guard freeze FILE:LINE [--call-id ID] [--contracts PATH]... [--out DIR] [--profile strict|json-schema]
@@ -57,7 +57,7 @@ export async function freezeCommand(argv: string[]): Promise<number> {
     const what = values['call-id'] !== undefined ? `no call with id ${values['call-id']}` : 'no tool call';
     throw new UsageError(`${displayPath(path.resolve(file))}${line === undefined ? '' : `:${line}`}: ${what} there`);
   }
-  const out = values.out ?? DEFAULT_FIXTURES_FOLDER;
+  const out = values.out ?? (await configuredFixturesFolder());
   for (const site of sites) {
     const frozen = freeze(trace, site);
     const target = joinInside(out, frozen.relativePath);

@@ -8,7 +8,7 @@ import type { Profile } from '../core/contracts/compile';
 import type { ContractSet } from '../core/contracts/types';
 import { isDrift, renderReplayTable, replayFixture, replaySummary, type ReplayOutcome } from '../core/fixtures';
 import { loadContractPaths } from './contracts';
-import { DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
+import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
 import { displayPath, UsageError } from './files';
 
 export const REPLAY_USAGE = `usage: contract-guard replay [fixtures...] --contracts PATH... [--profile strict|json-schema] [--format text|json]
@@ -62,7 +62,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be one of text, json, not ${format}`);
   if (!values.contracts?.length) throw new UsageError('replay needs --contracts: the contracts to hold the fixtures to');
-  const run = await replayFiles(positionals.length ? positionals : [DEFAULT_FIXTURES_FOLDER], values.contracts, values.profile as Profile | undefined);
+  const run = await replayFiles(positionals.length ? positionals : [await configuredFixturesFolder()], values.contracts, values.profile as Profile | undefined);
   let out: string;
   if (format === 'json') {
     const fixtures = run.outcomes.map(({ findings: _f, ...o }) => o);

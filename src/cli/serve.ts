@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { answer, indexFixtures, type FixtureIndex } from '../core/fixtures';
-import { DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
+import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
 import { displayPath, UsageError } from './files';
 
 export const SERVE_USAGE = `usage: contract-guard serve [fixtures...] [--port N] [--max-body BYTES]
@@ -137,8 +137,9 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0..65535, not ${values.port}`);
   const maxBody = Number(values['max-body'] ?? DEFAULT_MAX_BODY);
   if (!Number.isInteger(maxBody) || maxBody < 1) throw new UsageError(`--max-body must be a positive integer, not ${values['max-body']}`);
-  const { index, files } = await loadFixtureIndex(positionals.length ? positionals : [DEFAULT_FIXTURES_FOLDER]);
-  if (!files) throw new UsageError(`no fixtures (*.fixture.json) under ${(positionals.length ? positionals : [DEFAULT_FIXTURES_FOLDER]).join(', ')}`);
+  const folders = positionals.length ? positionals : [await configuredFixturesFolder()];
+  const { index, files } = await loadFixtureIndex(folders);
+  if (!files) throw new UsageError(`no fixtures (*.fixture.json) under ${folders.join(', ')}`);
   let server: FixtureServer;
   try {
     server = await startFixtureServer(index, { port, maxBody });

@@ -5,7 +5,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -122,6 +122,16 @@ describe('contract-guard.config.json and the flags over it', () => {
     assert.ok(!diagnostics(run(['check', '--format', 'json', '--ignore', 'type-drift,extra-key'], dir).stdout).some((d) => d.code === 'type-drift' || d.code === 'extra-key'));
     assert.equal(run(['check', '--fail-on', 'never'], dir).code, 0);
     assert.equal(run(['check', '--only', 'no-such-code'], dir).code, 2);
+  });
+
+  it('fixturesFolder: freeze writes there and replay reads there by default', () => {
+    const dir = workspace();
+    writeFileSync(path.join(dir, 'contract-guard.config.json'), JSON.stringify({ fixturesFolder: 'frozen-here' }));
+    const f = run(['freeze', 'run.jsonl:1', '--contracts', 'hours.contract.json'], dir);
+    assert.equal(f.code, 0, f.stderr);
+    assert.ok(readdirSync(path.join(dir, 'frozen-here', 'get_hours')).some((n) => n.endsWith('.fixture.json')));
+    const r = run(['replay', '--contracts', 'hours.contract.json'], dir);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
   });
 
   it('a config that breaks its schema is a usage error naming the setting', () => {
