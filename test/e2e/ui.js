@@ -36,18 +36,28 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await screenshot('01-trace-squiggles');
 
   // 2. hover the squiggle under `true` on line 3: the message, the value found, the contract excerpt
-  // the rendered line holding `"weekday": true` (view lines are not in DOM order, and CodeLenses sit between them)
-  const lineTop = await page.locator('.monaco-editor .view-line:has-text(\'"weekday": true\')').first().boundingBox();
-  const boxes = [];
-  for (const sq of await errors.all()) {
-    const b = await sq.boundingBox();
-    if (b) boxes.push(b);
-  }
-  const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height / 2);
-  assert.ok(onLine3, `a squiggle on line 3 (${boxes.length} squiggles)`);
-  await page.mouse.move(onLine3.x + onLine3.width / 2, onLine3.y + onLine3.height / 2);
+  // the rendered line holding `"weekday": true` (view lines are not in DOM order, and CodeLenses that arrive
+  // after the squiggles move the lines: measure again and retry when the first hover misses)
   const hover = page.locator('.monaco-hover-content:visible');
-  await hover.first().waitFor({ state: 'visible', timeout: 10000 });
+  for (let attempt = 1; ; attempt++) {
+    const lineTop = await page.locator('.monaco-editor .view-line:has-text(\'"weekday": true\')').first().boundingBox();
+    const boxes = [];
+    for (const sq of await errors.all()) {
+      const b = await sq.boundingBox();
+      if (b) boxes.push(b);
+    }
+    const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height / 2);
+    assert.ok(onLine3, `a squiggle on line 3 (${boxes.length} squiggles)`);
+    await page.mouse.move(5, 5);
+    await page.mouse.move(onLine3.x + onLine3.width / 2, onLine3.y + onLine3.height / 2, { steps: 3 });
+    try {
+      await hover.first().waitFor({ state: 'visible', timeout: 4000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      log(`hover missed (attempt ${attempt}), measuring again`);
+    }
+  }
   await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover-content')].some((e) => /Contract of/.test(e.textContent ?? '')), null, { timeout: 10000 });
   const hoverText = (await hover.allInnerTexts()).join(' ').replace(/\s+/g, ' ');
   log(`hover: ${hoverText.slice(0, 200)}`);
