@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { Finding, Span } from '../core/model';
 import { rangeOf, type Positioner } from './lines';
 import type { SeveritySetting } from './settings';
-import { isBaselined } from './config';
+import { isBaselined, workspaceConfig } from './config';
+import { isIgnored } from '../core/config';
 
 export const SOURCE = 'Contract Guard';
 
@@ -51,6 +52,8 @@ export function toDiagnostic(
 ): vscode.Diagnostic | undefined {
   let severity = severityOf(finding, map);
   if (severity === undefined) return undefined;
+  // contract-guard.config.json `ignore` rules (code + tool + path glob) drop a finding here as in the CLI.
+  if (isIgnored(workspaceConfig().ignore, finding, vscode.workspace.asRelativePath(uri, false))) return undefined;
   // A finding the workspace baseline accepts is known and reviewed: a hint, not a problem.
   if (isBaselined(uri, finding)) severity = vscode.DiagnosticSeverity.Hint;
   const d = new vscode.Diagnostic(rangeOf(at, finding.span), finding.message, severity);

@@ -56,7 +56,7 @@ describe('adoption: contract-guard.config.json and its baseline', () => {
     await (await api()).settled();
   });
 
-  it('findings the baseline accepts are hints; the others keep their severity', async () => {
+  it('findings the baseline accepts are hints, ignore rules drop findings; the others keep their severity', async () => {
     const cg = await api();
     const rel = 'fixtures/traces/hours.calls.jsonl';
     const editor = await openChecked(cg, rel);
@@ -72,16 +72,19 @@ describe('adoption: contract-guard.config.json and its baseline', () => {
     assert.strictEqual(drift.length, 2);
     const file = reportFile(rel, { ...result, findings: drift }, LineIndex.of(text));
     await vscode.workspace.fs.writeFile(baseline, enc(renderBaseline(buildBaseline([file]))));
-    await vscode.workspace.fs.writeFile(config, enc(JSON.stringify({ baseline: 'cg-baseline.json' })));
+    assert.ok(ours(editor.document.uri).some((d) => codeOf(d) === 'extra-key'));
+    await vscode.workspace.fs.writeFile(config, enc(JSON.stringify({ baseline: 'cg-baseline.json', ignore: [{ code: 'extra-key', path: 'fixtures/traces/*.jsonl' }] })));
 
     const hinted = await waitFor('baselined findings as hints', () => {
       const now = ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift');
       return now.filter((d) => d.severity === vscode.DiagnosticSeverity.Hint).length === 2 ? now : undefined;
     });
     assert.deepStrictEqual(hinted.map((d) => d.severity), [vscode.DiagnosticSeverity.Hint, vscode.DiagnosticSeverity.Hint, vscode.DiagnosticSeverity.Error]);
+    assert.ok(!ours(editor.document.uri).some((d) => codeOf(d) === 'extra-key'), 'the ignore rule drops extra-key in this folder');
 
     await remove(config);
     await waitFor('findings back to errors once the config is gone', () =>
-      ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift').every((d) => d.severity === vscode.DiagnosticSeverity.Error) || undefined);
+      (ours(editor.document.uri).filter((d) => codeOf(d) === 'type-drift').every((d) => d.severity === vscode.DiagnosticSeverity.Error) &&
+        ours(editor.document.uri).some((d) => codeOf(d) === 'extra-key')) || undefined);
   });
 });
