@@ -11,6 +11,10 @@ interface Seen {
   epoch: number;
 }
 
+// Sessions are checked one at a time: the two maps are reused (cleared) instead of made per session.
+const perName = new Map<string, number>();
+const seen = new Map<string, Seen>();
+
 export const duplicateFingerprint: Check = {
   code: 'duplicate-fingerprint',
   severity: 'warning',
@@ -22,9 +26,9 @@ export const duplicateFingerprint: Check = {
     if (calls.length < 2) return;
     const pairing = pairingOf(ctx);
     // A tool called once in the session cannot repeat: only the others are fingerprinted.
-    const perName = new Map<string, number>();
+    perName.clear();
+    seen.clear();
     for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
-    const seen = new Map<string, Seen>();
     let epoch = 0;
     for (const call of calls) {
       if (perName.get(call.name)! < 2 || pairing.echoes.has(call)) {
@@ -51,6 +55,8 @@ export const duplicateFingerprint: Check = {
       if (pairing.mutating(call) && changed(call)) epoch++;
       seen.get(fp)!.epoch = epoch;
     }
+    perName.clear();
+    seen.clear();
 
     /** A mutating call changed something unless its result failed (no result: it may have). */
     function changed(call: (typeof calls)[number]): boolean {

@@ -178,7 +178,8 @@ class SessionPairing implements Pairing {
     if (fail === undefined) {
       const call = this.callOf[i];
       const reading = this.reading(i);
-      fail = transportKind(reading, okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes)) === 'failure' || bodyFailure(reading) !== undefined;
+      const okExit = reading.transport.exitCode === undefined ? undefined : okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes);
+      fail = transportKind(reading, okExit) === 'failure' || bodyFailure(reading) !== undefined;
       this.failures[i] = fail;
     }
     return fail;

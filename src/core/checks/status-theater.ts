@@ -39,18 +39,18 @@ export const statusTheater: Check = {
       const call = pairing.callOf[i];
       const contract = call ? pairing.contract(call.name) : undefined;
       const reading = contract?.envelope ? pairing.fullReading(i) : pairing.reading(i);
-      const okExit = okExitCodesFor(call?.name, contract?.okExitCodes);
+      const okExit = reading.transport.exitCode === undefined ? undefined : okExitCodesFor(call?.name, contract?.okExitCodes);
       const kind = transportKind(reading, okExit);
       if (kind === 'failure') return; // an honest failure
-      const who = call ? `${call.name}: ` : '';
       const envelope = envelopeFault(reading, contract?.envelope === true);
       if (envelope) {
-        ctx.report({ code: 'status-theater', message: who + envelope, at: result.at, call });
+        ctx.report({ code: 'status-theater', message: (call ? `${call.name}: ` : '') + envelope, at: result.at, call });
         return;
       }
       if (kind !== 'success') return;
       const failure = bodyFailure(reading);
       if (!failure) return;
+      const who = call ? `${call.name}: ` : '';
       const verdict = transportVerdict(reading, okExit) as { said: string };
       const message = failure.heuristic
         ? `${who}transport says success (${verdict.said}) but the text starts like an error (heuristic): ${failure.said}`
