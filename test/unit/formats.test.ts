@@ -47,6 +47,21 @@ describe('claude-code', () => {
   });
 });
 
+describe('claude-code sessions in bounded memory', () => {
+  it('checks a session once 2000 lines of others went by, and a stray line in between splits nothing', () => {
+    const line = (sid: string, n: number, withCall: boolean) => ({
+      type: 'assistant', uuid: `${sid}-${n}`, parentUuid: null, sessionId: sid, isSidechain: false,
+      message: { id: `m-${sid}-${n}`, role: 'assistant', content: withCall ? [{ type: 'tool_use', id: `t-${sid}-${n}`, name: 'Read', input: { file_path: 'x' } }] : [{ type: 'text', text: 'hi' }] },
+    });
+    const lines = [line('A', 0, true), line('B', 0, true), line('A', 1, true)];
+    for (let i = 1; i <= 2100; i++) lines.push(line('B', i, false));
+    lines.push(line('A', 2, true)); // A was let go: this opens a new session A
+    const { sessions } = read(jsonl(...lines), 'two.jsonl');
+    assert.deepEqual(sessions.map((s) => [s.id, s.calls.length]), [['A', 2], ['B', 1], ['A', 1]],
+      'A (idle since line 3) is checked while B goes on; the late A line is a session of its own');
+  });
+});
+
 describe('codex', () => {
   it('takes exit codes from exec_command_end, before or after the output, and reads local_shell_call', () => {
     const text = jsonl(
