@@ -180,7 +180,7 @@ export class TraceChecker {
         const s = builder.session;
         const fresh = byKey.size === 0 && s.calls.length === 0 && s.results.length === 0 && s.tools.length === 0;
         b = fresh ? builder : new SessionBuilder(key);
-        b.session.id = key;
+        b.session.id = key === '' ? undefined : key;
         byKey.set(key, b);
         const list = this.named.get(state) ?? (fresh ? [] : [builder]);
         list.push(b);
