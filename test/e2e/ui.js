@@ -89,6 +89,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   log(`notification: ${toastText}`);
   assert.match(toastText, /Contract Guard: \d+ calls in \d+ traces: \d+ errors?, \d+ warnings?/);
   assert.match(toastText, /Show First Problem/);
+  await page.waitForTimeout(600); // let the toast finish fading in
   await screenshot('04-workspace-check');
   // "Show First Problem" opens the first trace with a problem, the cursor on that problem
   await toast.locator('a.monaco-button:has-text("Show First Problem"), .monaco-button:has-text("Show First Problem")').first().click();
@@ -143,5 +144,6 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   log(`cancelled: ${cancelledText}`);
   const done = Number(cancelledText.match(/in (\d+) traces?/)[1]);
   assert.ok(done < 400, `stopped early (${done} traces checked)`);
+  await page.waitForTimeout(600); // let the toast finish fading in
   await screenshot('08-workspace-check-cancelled');
 };
