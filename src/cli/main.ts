@@ -23,6 +23,7 @@ import { replayCommand } from './replay';
 import { serveCommand } from './serve';
 import { inferCommand } from './infer';
 import { codesMarkdown } from '../core/report/codes-doc';
+import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';
 
@@ -45,7 +46,8 @@ infer writes a starter contract (Contract Guard format) from the calls in the tr
 Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
 
 Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).
-Diagnostic codes: contract-guard codes (markdown documentation of every code).`;
+Diagnostic codes: contract-guard codes (markdown documentation of every code).
+Built-in contract packs: contract-guard packs (markdown: each pack, the version it describes, its tools).`;
 
 function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
@@ -178,6 +180,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'replay') return replayCommand(rest);
   if (command === 'serve') return serveCommand(rest);
   if (command === 'infer') return inferCommand(rest);
+  if (command === 'packs') {
+    process.stdout.write(packsMarkdown());
+    return 0;
+  }
   throw new UsageError(`unknown command ${command}; try: contract-guard check --help`);
 }
 

@@ -10,6 +10,7 @@ import { ADAPTERS, checkText, LineIndex, loadContracts } from '../../src/core';
 import { compileSchema } from '../../src/core/contracts/compile';
 import { packContracts, PACKS } from '../../src/core/contracts/packs';
 import { validateArguments } from '../../src/core/checks/validation';
+import { packsMarkdown } from '../../src/core/report/packs-doc';
 import { CORPUS } from './helpers';
 
 const SKIP = !existsSync(CORPUS) && 'corpus absent (../shared/corpus)';
@@ -107,6 +108,16 @@ describe('packs: the rules', () => {
         for (const profile of ['strict', 'json-schema'] as const) assert.equal(compileSchema(t.arguments, profile).error, undefined, `${pack.id}/${name}`);
       }
     }
+  });
+
+  it('contract-guard packs documents every pack with its version, the formats it applies to, and its tools', () => {
+    const md = packsMarkdown();
+    for (const pack of PACKS) {
+      assert.ok(md.includes(`| \`${pack.id}\` |`) && md.includes(`| ${pack.describes.version} |`), pack.id);
+      for (const name of Object.keys(pack.tools)) assert.ok(md.includes(`\`${name}\``), `${pack.id}/${name}`);
+    }
+    assert.match(md, /\| `claude-code` \| `claude-code` \|/);
+    assert.match(md, /\| `mcp-git` \| `mcp` \|/);
   });
 
   it('a Claude Code log gets the Claude Code pack: drift is flagged at the value, unlisted tools are no-contract', () => {
