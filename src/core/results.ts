@@ -32,6 +32,8 @@ export interface ResultReading {
   transport: ResultSignals;
   /** A quick reading left a string holding JSON unparsed (no key in it could matter to status or digests). */
   skipped?: boolean;
+  /** Characters of JSON text this reading parsed (what keeping it costs). */
+  parsed?: number;
 }
 
 const HTTP_KEYS = ['status', 'status_code', 'statusCode'];
@@ -114,6 +116,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
       } catch {
         return;
       }
+      r.parsed = (r.parsed ?? 0) + value.length;
       const doc = at && embeddedDoc(at.doc, at.path, value, 0, value, parsed);
       r.text = undefined;
       unwrap(r, parsed, doc && { doc, path: [] }, depth + 1, quick);

@@ -47,6 +47,14 @@ export function fingerprintOf(ctx: SessionContext, call: ToolCall): string {
 
 const NO_ECHOES: Set<ToolCall> = new Set();
 
+/** Readings of small payloads are kept for the session's other checks; a big one is read again when asked, so the
+ *  state between calls stays facts and short strings, never a second copy of large documents. */
+const KEEP_READING = 4096;
+
+function compact(r: ResultReading): boolean {
+  return (r.parsed ?? 0) <= KEEP_READING;
+}
+
 class SessionPairing implements Pairing {
   readonly resultOf: (ToolResult | undefined)[];
   readonly resultIndexOf: number[];
@@ -142,7 +150,11 @@ class SessionPairing implements Pairing {
   }
 
   reading(i: number): ResultReading {
-    return (this.quick[i] ??= this.full[i] ?? readResultOnce(this.ctx.session.results[i], true));
+    const cached = this.quick[i] ?? this.full[i];
+    if (cached) return cached;
+    const r = readResultOnce(this.ctx.session.results[i], true);
+    if (compact(r)) this.quick[i] = r;
+    return r;
   }
 
   fullReading(i: number): ResultReading {
@@ -150,7 +162,7 @@ class SessionPairing implements Pairing {
     if (!r) {
       const quick = this.quick[i];
       r = quick && !quick.skipped ? quick : readResultOnce(this.ctx.session.results[i], false);
-      this.full[i] = r;
+      if (compact(r)) this.full[i] = r;
     }
     return r;
   }
