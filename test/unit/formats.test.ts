@@ -132,6 +132,35 @@ describe('otel OTLP JSON', () => {
   });
 });
 
+describe('spans line by line', () => {
+  it('OTLP JSONL (one request per line, as the Collector writes): a trace split over lines is one session', () => {
+    const a = (key: string, v: string) => ({ key, value: { stringValue: v } });
+    const req = (spans: object[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+    const text = jsonl(
+      req([{ traceId: 'T', spanId: 'a', startTimeUnixNano: '1', attributes: [a('gen_ai.operation.name', 'chat'),
+        a('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'clock', arguments: {} }] }]))] }]),
+      req([{ traceId: 'T', spanId: 'b', startTimeUnixNano: '2', status: { code: 'STATUS_CODE_OK' }, attributes: [a('gen_ai.operation.name', 'execute_tool'),
+        a('gen_ai.tool.name', 'clock'), a('gen_ai.tool.call.id', 'c1'), a('gen_ai.tool.call.result', '12:00')] }]),
+    );
+    const { r, sessions } = read(text, 'otel.jsonl');
+    assert.equal(r.format, 'otel');
+    assert.deepEqual(sessions.map((s) => [s.id, s.calls.length, s.results.length, s.results[0]?.transport.spanStatus]), [['T', 1, 1, 'OK']]);
+  });
+
+  it('Phoenix spans as JSONL, one span per line', () => {
+    const span = (id: string, kind: string, start: string, attributes: object) => ({ name: id, context: { trace_id: 'P', span_id: id }, span_kind: kind, start_time: start, status_code: 'OK', attributes });
+    const text = jsonl(
+      span('t', 'TOOL', '2026-01-01T00:00:02Z', { 'tool.name': 'clock', 'tool.id': 'c1', 'input.value': '{}', 'output.value': '12:00' }),
+      span('l', 'LLM', '2026-01-01T00:00:01Z', { 'openinference.span.kind': 'LLM', 'llm.output_messages.0.message.tool_calls.0.tool_call.id': 'c1',
+        'llm.output_messages.0.message.tool_calls.0.tool_call.function.name': 'clock', 'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': '{}' }),
+    );
+    const { r, sessions } = read(text, 'spans.jsonl');
+    assert.equal(r.format, 'openinference');
+    assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.id]), [['clock', 'c1']], 'the LLM span (earlier) made the call, the TOOL span answers it');
+    assert.deepEqual(sessions[0].results.map((x) => [x.callId, x.transport.spanStatus]), [['c1', 'OK']]);
+  });
+});
+
 describe('streams', () => {
   it('assembles two chat tool calls by index, keeping each first id', () => {
     const chunk = (tool_calls: object[], finish: string | null = null) => ({ id: 'r1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls }, finish_reason: finish }] });

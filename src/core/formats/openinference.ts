@@ -1,11 +1,12 @@
 // OpenInference spans (Arize Phoenix exports, OpenInference-instrumented apps): a JSON array of spans
-// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`) or a single flat attribute map with
-// `openinference.span.kind` / `llm.*` / `tool.*` keys. Calls come from `llm.output_messages.N.message.tool_calls`,
+// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`), JSONL of such spans, or a single flat
+// attribute map with `openinference.span.kind` / `llm.*` / `tool.*` keys. Calls come from
+// `llm.output_messages.N.message.tool_calls`,
 // executions from TOOL spans (`tool.name`, `tool.id`, `input.value`, `output.value`, span status), definitions
 // from `llm.tools.N.tool.json_schema`. Each trace id is a session. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpans, byTrace, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, readTrace } from './spans';
+import { arraySpan, arraySpans, byTrace, collectSpanLine, finishSpanLines, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace } from './spans';
 import { SessionSet } from './util';
 
 export const openinference: FormatAdapter = {
@@ -22,5 +23,15 @@ export const openinference: FormatAdapter = {
     const sessions = new SessionSet();
     for (const [id, list] of byTrace(arraySpans(doc))) readTrace(sessions.get(id), list);
     sessions.emitAll(emit);
+  },
+  claimsLine(v) {
+    return isSpanObject(v, hasOpenInference);
+  },
+  readLine(doc, state) {
+    const span = arraySpan(doc, [], doc.value);
+    if (span) collectSpanLine(state.memo, [span]);
+  },
+  finishLines(state) {
+    finishSpanLines(state);
   },
 };

@@ -1,9 +1,10 @@
-// OpenTelemetry GenAI traces: OTLP JSON exports (`resourceSpans`, whatever conventions their attributes follow),
+// OpenTelemetry GenAI traces: OTLP JSON exports (`resourceSpans`, whatever conventions their attributes follow;
+// also JSONL of them, one request per line, as the Collector's file exporter writes),
 // span arrays and flat attribute maps whose attributes follow the GenAI semantic conventions (`gen_ai.*`). Each
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpans, byTrace, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, otlpSpans, readTrace, type SpanRecord } from './spans';
+import { arraySpan, arraySpans, byTrace, collectSpanLine, finishSpanLines, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, type SpanRecord } from './spans';
 import { SessionSet } from './util';
 
 const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
@@ -24,5 +25,15 @@ export const otel: FormatAdapter = {
     const sessions = new SessionSet();
     for (const [id, list] of byTrace(spans)) readTrace(sessions.get(id), list);
     sessions.emitAll(emit);
+  },
+  claimsLine(v) {
+    return isOtlp(v) || isSpanObject(v, genAiOnly);
+  },
+  readLine(doc, state) {
+    const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
+    collectSpanLine(state.memo, span ? [span] : otlpSpans(doc));
+  },
+  finishLines(state) {
+    finishSpanLines(state);
   },
 };

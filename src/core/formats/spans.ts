@@ -159,6 +159,24 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
   };
 }
 
+/** One span object of a span export (a JSONL line of spans), in the given conventions. */
+export function isSpanObject(v: unknown, semconv: (keys: string[]) => boolean): boolean {
+  return isPlainObject(v) && isPlainObject(v.attributes) && (isPlainObject(v.context) || 'span_id' in v || 'spanId' in v) && semconv(Object.keys(v.attributes));
+}
+
+/** Spans arriving line by line (an OTLP request per line, as the Collector's file exporter writes, or one span per
+ *  line): kept until the file ends, then read per trace id, in start order, like a whole export. */
+export function collectSpanLine(memo: Record<string, unknown>, spans: SpanRecord[]): void {
+  const all = (memo.spans as SpanRecord[] | undefined) ?? (memo.spans = []) as SpanRecord[];
+  for (const s of spans) all.push(s);
+}
+
+export function finishSpanLines(state: { memo: Record<string, unknown>; sessionFor(key: string): SessionBuilder }): void {
+  const all = (state.memo.spans as SpanRecord[] | undefined) ?? [];
+  state.memo.spans = [];
+  for (const [id, list] of byTrace(all)) readTrace(state.sessionFor(id), list);
+}
+
 export function isSpanArray(v: unknown, semconv: (keys: string[]) => boolean): boolean {
   return Array.isArray(v) && v.length > 0 && v.every((s) => isPlainObject(s) && isPlainObject(s.attributes) && (isPlainObject(s.context) || 'span_id' in s || 'spanId' in s))
     && v.some((s) => semconv(Object.keys((s as Obj).attributes as Obj)));
