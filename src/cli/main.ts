@@ -97,13 +97,15 @@ async function check(argv: string[]): Promise<number> {
   if (!contractArgs.length && config.contracts?.length) contractArgs = filterByGlobs(await findContractFiles([root]), root, config.contracts);
   const { contracts, paths: contractPaths } = await loadContractPaths(contractArgs, profile);
 
-  // Traces: the paths given (`-` is stdin), else the config's globs, else the working folder.
+  // Traces: the paths given (`-` is stdin), else the config's globs, else the working folder (never the baseline).
+  const baselineFile = values.baseline ?? (config.baseline !== undefined ? fromRoot(config.baseline) : undefined);
+  const notTraces = new Set([...contractPaths, ...(baselineFile ? [path.resolve(baselineFile)] : [])]);
   const stdin = positionals.includes('-');
   const given = positionals.filter((p) => p !== '-');
   let traces: string[] = [];
-  if (given.length) traces = await findTraceFiles(given, new Set(contractPaths));
+  if (given.length) traces = await findTraceFiles(given, notTraces);
   else if (!stdin) {
-    traces = await findTraceFiles(config.traces?.length ? [root] : ['.'], new Set(contractPaths));
+    traces = await findTraceFiles(config.traces?.length ? [root] : ['.'], notTraces);
     if (config.traces?.length) traces = filterByGlobs(traces, root, config.traces);
   }
   const options = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength };
@@ -127,7 +129,6 @@ async function check(argv: string[]): Promise<number> {
   }
 
   // Baseline: findings it accepts are reported as baselined and do not fail the run; --update-baseline writes it.
-  const baselineFile = values.baseline ?? (config.baseline !== undefined ? fromRoot(config.baseline) : undefined);
   if (values['update-baseline']) {
     if (!baselineFile) throw new UsageError('--update-baseline needs --baseline FILE (or "baseline" in the config)');
     const baseline = buildBaseline(reported);

@@ -82,6 +82,14 @@ describe('baseline: CI accepts known findings and fails on new ones', () => {
     assert.deepEqual(twice, [`type-drift ${moved.length}`, `duplicate-fingerprint ${last}`, `type-drift ${last}`]);
   });
 
+  it('the baseline file is never read as a trace when a folder is checked', () => {
+    const dir = workspace();
+    assert.equal(run(['check', '.', '--contracts', 'hours.contract.json', '--baseline', 'baseline.json', '--update-baseline'], dir).code, 0);
+    const r = run(['check', '.', '--contracts', 'hours.contract.json', '--baseline', 'baseline.json', '--format', 'json'], dir);
+    assert.equal(r.code, 0, r.stdout);
+    assert.deepEqual(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path), ['run.jsonl']);
+  });
+
   it('SARIF carries partialFingerprints and, with a baseline, baselineState', () => {
     const dir = workspace();
     run(['check', 'run.jsonl', '--contracts', 'hours.contract.json', '--baseline', 'b.json', '--update-baseline'], dir);
