@@ -115,6 +115,7 @@ function render(force = false): void {
   if (force) renderDetail();
   if (meta && reportedGeneration !== meta.generation && spacer.querySelector('.row')) {
     reportedGeneration = meta.generation;
+    document.body.dataset.drawnAt ??= String(Date.now());
     vscode.postMessage({ type: 'rendered', generation: meta.generation, rows: spacer.querySelectorAll('.row').length });
   }
 }

@@ -64,7 +64,8 @@ export class TablePanel implements vscode.Disposable {
       }),
     );
     panel.webview.html = this.html();
-    this.early = this.compute();
+    // after a macrotask, so the messages that create the webview leave the extension host before the check runs
+    this.early = new Promise((r) => setTimeout(r, 0)).then(() => this.compute());
   }
 
   private setTitle(): void {
@@ -197,6 +198,7 @@ export class TablePanel implements vscode.Disposable {
     const { table, items, timings } = computed;
     this.table = table;
     timings.ready = this.readyMillis ?? -1;
+    timings.openedAt = this.openedAt; // epoch ms: the page's first draw (same clock) minus this is command to rows
     const generation = ++this.generation;
     const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), table, items.length, generation, timings);
     const drawn = new Promise<void>((resolve) => (this.onRendered = resolve));
