@@ -79,9 +79,18 @@ export function isBaselined(uri: vscode.Uri, finding: { fingerprint?: string }):
   return current.baseline.get(vscode.workspace.asRelativePath(uri, false))?.has(finding.fingerprint) === true;
 }
 
-/** The config as read, for checks that take its options directly (packs, maxValueLength, ignore). */
+/** The config as read, for checks that take its options directly (packs, maxValueLength, ignore), with the
+ *  editor settings `contractGuard.packs` and `contractGuard.maxValueLength` over it when the user set them. */
 export function workspaceConfig(): ContractGuardConfig {
-  return current.config;
+  const c = vscode.workspace.getConfiguration('contractGuard');
+  const user = <T>(key: string): T | undefined => {
+    const i = c.inspect<T>(key);
+    return i?.workspaceFolderValue ?? i?.workspaceValue ?? i?.globalValue;
+  };
+  const packs = user<boolean>('packs');
+  const max = user<number>('maxValueLength');
+  if (packs === undefined && max === undefined) return current.config;
+  return { ...current.config, ...(packs !== undefined ? { packs } : {}), ...(max !== undefined ? { maxValueLength: max } : {}) };
 }
 
 /** Read the config at activation and whenever it (or its baseline) changes; `changed` re-checks what is open.
