@@ -8,7 +8,7 @@ import type { SessionBuilder } from './builder';
 import { readCustomToolCall, readResponsesItem } from './openai-responses';
 import type { ToolResult } from '../model';
 import type { Doc } from '../parse/doc';
-import { isPlainObject, jsonIn, num, str, type Obj } from './util';
+import { isPlainObject, jsonValue, num, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted']);
 
@@ -32,7 +32,7 @@ function applyExitCode(b: SessionBuilder, callId: string, code: number): void {
 
 /** `{"output": ..., "metadata": {"exit_code": N}}`, as Codex encodes a shell tool's output. */
 function metadataExitCode(output: unknown): number | undefined {
-  const v = jsonIn({ text: '', base: 0, value: null }, [], output).value;
+  const v = jsonValue(output);
   return isPlainObject(v) && isPlainObject(v.metadata) ? num(v.metadata.exit_code) : undefined;
 }
 

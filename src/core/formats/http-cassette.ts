@@ -4,10 +4,9 @@
 // stream assembler, one `data:` event at a time.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { ADAPTERS } from './index';
 import { StreamAssembler, isStreamEvent } from './stream';
 import { embeddedDoc, type Doc } from '../parse/doc';
-import { isPlainObject, jsonIn, type Obj } from './util';
+import { isPlainObject, jsonIn, jsonValue, type Obj } from './util';
 
 function isCassette(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.status === 'number' && isPlainObject(v.headers) && typeof v.body === 'string';
@@ -41,40 +40,41 @@ function isSse(body: unknown): body is string {
   return typeof body === 'string' && /^(event|data):/m.test(body) && !body.trimStart().startsWith('{');
 }
 
-function innerAdapter(value: unknown): FormatAdapter | undefined {
-  return ADAPTERS.find((a) => a.id !== 'http-cassette' && a.claimsDocument?.(value));
+/** The cassette adapter, given the list of adapters that may claim a body (the registry, asked lazily: the
+ *  registry holds this adapter too, so it cannot be imported here without a cycle). */
+export function httpCassetteAdapter(adapters: () => readonly FormatAdapter[]): FormatAdapter {
+  const innerAdapter = (value: unknown) => adapters().find((a) => a.id !== 'http-cassette' && a.claimsDocument?.(value));
+  return {
+    id: 'http-cassette',
+    claimsDocument(v) {
+      if (!isCassette(v)) return false;
+      if (isSse(v.body)) return true;
+      const inner = jsonValue(v.body);
+      return innerAdapter(inner) !== undefined || isStreamEvent(inner);
+    },
+    readDocument(doc, emit) {
+      const v = doc.value as Obj;
+      if (isSse(v.body)) {
+        const body = v.body;
+        singleSession((b) => {
+          const a = new StreamAssembler(b);
+          for (const e of sseEvents(doc, body)) a.event(e.doc, [], e.value);
+          a.flush();
+        }, emit);
+        return;
+      }
+      const inner = jsonIn(doc, ['body'], v.body);
+      if (inner.doc === doc) return;
+      const adapter = innerAdapter(inner.value);
+      if (adapter?.readDocument) {
+        adapter.readDocument(inner.doc, emit);
+      } else if (isStreamEvent(inner.value)) {
+        singleSession((b) => {
+          const a = new StreamAssembler(b);
+          a.event(inner.doc, [], inner.value as Obj);
+          a.flush();
+        }, emit);
+      }
+    },
+  };
 }
-
-export const httpCassette: FormatAdapter = {
-  id: 'http-cassette',
-  claimsDocument(v) {
-    if (!isCassette(v)) return false;
-    if (isSse(v.body)) return true;
-    const inner = jsonIn({ text: '', base: 0, value: null }, [], v.body).value;
-    return innerAdapter(inner) !== undefined || isStreamEvent(inner);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value as Obj;
-    if (isSse(v.body)) {
-      const body = v.body;
-      singleSession((b) => {
-        const a = new StreamAssembler(b);
-        for (const e of sseEvents(doc, body)) a.event(e.doc, [], e.value);
-        a.flush();
-      }, emit);
-      return;
-    }
-    const inner = jsonIn(doc, ['body'], v.body);
-    if (inner.doc === doc) return;
-    const adapter = innerAdapter(inner.value);
-    if (adapter?.readDocument) {
-      adapter.readDocument(inner.doc, emit);
-    } else if (isStreamEvent(inner.value)) {
-      singleSession((b) => {
-        const a = new StreamAssembler(b);
-        a.event(inner.doc, [], inner.value as Obj);
-        a.flush();
-      }, emit);
-    }
-  },
-};

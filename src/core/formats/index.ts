@@ -6,7 +6,7 @@ import { openaiChat } from './openai-chat';
 import { openaiResponses } from './openai-responses';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
-import { httpCassette } from './http-cassette';
+import { httpCassetteAdapter } from './http-cassette';
 import { mcp } from './mcp';
 import { stream } from './stream';
 import { openinference } from './openinference';
@@ -22,6 +22,8 @@ import { bfcl } from './bfcl';
 import { kiro } from './kiro';
 import { langsmith } from './langsmith';
 import { openaiAgents } from './openai-agents';
+
+const httpCassette = httpCassetteAdapter(() => ADAPTERS);
 
 export const ADAPTERS: readonly FormatAdapter[] = [
   claudeCode,

@@ -35,6 +35,18 @@ export function jsonIn(doc: Doc, path: JsonPath, value: unknown): Located {
   }
 }
 
+/** The JSON object or array a string holds (a value that is not such a string is returned as it is). */
+export function jsonValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const t = value.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /** `doc`/`path` extended by `sub`. */
 export function at(ref: NodeRef, ...sub: JsonPath): NodeRef {
   return { doc: ref.doc, path: [...ref.path, ...sub] };
