@@ -48,9 +48,21 @@ function placeInCall(at: Anchor, call: ToolCall): string {
 }
 
 /** The fingerprint of a finding: 16 hex digits. */
+// One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once.
+const callPrints = new WeakMap<ToolCall, string>();
+
+function callPrint(c: ToolCall): string {
+  let fp = callPrints.get(c);
+  if (fp === undefined) {
+    fp = callFingerprint(c.name, c.args, c.argumentsRaw);
+    callPrints.set(c, fp);
+  }
+  return fp;
+}
+
 export function findingFingerprint(p: { code: string; message: string; at?: Anchor; call?: ToolCall }): string {
   const c = p.call;
-  const key = c && p.at ? [p.code, c.name, callFingerprint(c.name, c.args, c.argumentsRaw), placeInCall(p.at, c)].join('\u0000') : [p.code, p.message].join('\u0000');
+  const key = c && p.at ? [p.code, c.name, callPrint(c), placeInCall(p.at, c)].join('\u0000') : [p.code, p.message].join('\u0000');
   return hash64(key);
 }
 

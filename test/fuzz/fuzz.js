@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run fuzz -- [--seed S] [--count N] [--time SECONDS] [--timeout MS] [--special-timeout MS] [--workers W] [--start I]
-//                 [--special-every K] [--heap-every M] [--out DIR] [--json]
+//                 [--special-every K] [--heap-every M] [--out DIR] [--progress SECONDS] [--json]
 // Environment: FUZZ_SEED, FUZZ_COUNT, FUZZ_TIME, FUZZ_TIMEOUT, FUZZ_WORKERS (flags win).
 //
 // Feeds mutated traces, bytes and contracts (test/fuzz/inputs.js) through the core's entry points in worker
@@ -21,7 +21,7 @@ function parseFlags(argv) {
     seed: env.FUZZ_SEED ?? 'contract-guard',
     count: env.FUZZ_COUNT ? Number(env.FUZZ_COUNT) : undefined,
     time: env.FUZZ_TIME ? Number(env.FUZZ_TIME) : undefined,
-    timeout: Number(env.FUZZ_TIMEOUT ?? 20000),
+    timeout: Number(env.FUZZ_TIMEOUT ?? 60000),
     specialTimeout: 180000,
     workers: Number(env.FUZZ_WORKERS ?? Math.max(1, Math.min(2, os.availableParallelism?.() ?? os.cpus().length))),
     start: 0,
@@ -31,6 +31,7 @@ function parseFlags(argv) {
     out: path.resolve(__dirname, 'failures'),
     json: false,
     leakMb: 64,
+    progressEvery: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -53,6 +54,7 @@ function parseFlags(argv) {
     else if (name === '--out') o.out = path.resolve(val());
     else if (name === '--leak-mb') o.leakMb = Number(val());
     else if (name === '--json') o.json = true;
+    else if (name === '--progress') o.progressEvery = Number(val());
     else throw new Error(`unknown flag ${a}`);
   }
   if (o.count === undefined && o.time === undefined) o.count = 20000;
@@ -91,6 +93,7 @@ async function main() {
   const firstMessages = [];
   const heap = [];
   let hangsDone = 0;
+  let lastProgress = Date.now();
   let finishedWorkers = 0;
 
   const takeBatch = () => {
@@ -175,6 +178,12 @@ async function main() {
         }
       }
       if (finishedWorkers === slots.length) clearInterval(timer);
+      if (o.progressEvery > 0 && Date.now() - lastProgress >= o.progressEvery * 1000) {
+        lastProgress = Date.now();
+        const done = slots.reduce((n, s) => n + s.doneBase + (s.dead ? 0 : Atomics.load(s.view, 1)), 0) + hangsDone;
+        const crashes = failures.crash + failures.pollution + failures.invalid + failures.generator;
+        console.log(`fuzz: ${done} inputs so far, ${crashes} crashes, ${failures.hang} hangs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      }
     }, 100);
     timer.unref?.();
     slots.forEach((s) => (s.all = slots));

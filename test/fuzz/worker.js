@@ -13,7 +13,14 @@ const gc = globalThis.gc ?? vm.runInNewContext('gc');
 const progress = new Int32Array(workerData.progress); // [index being run, inputs done by this worker, is it a big one]
 const loaded = loadCore();
 
+// Checks keep the last session's state until the next check (pairing, fingerprints): a small check first, so
+// that what is measured is growth across inputs, not the last big input still held.
+const fs = require('node:fs');
+const path = require('node:path');
+const flushText = fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'traces', 'hours.calls.jsonl'), 'utf8');
+
 function heapAfterGc() {
+  loaded.core.checkText(flushText, { fileName: 'flush.jsonl' });
   gc();
   gc();
   return process.memoryUsage().heapUsed;

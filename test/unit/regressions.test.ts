@@ -28,6 +28,12 @@ test('fuzz regressions: readers and checks', async (t) => {
     assert.equal(findings[0].finding.span.start, at + 994); // the 1001st bracket: five levels were open before
   });
 
+  await t.test('a broken string ends at its line, as jsonc-parser reads it: deep brackets after it are still refused (fuzz ci #18631)', () => {
+    const text = '{"tools": {"a": {"description": "unterminated\n' + '['.repeat(100000) + '}}}';
+    const { findings } = loadContracts([{ path: 'a.contract.json', text }]);
+    assert.deepEqual(findings.map((f) => [f.finding.message, f.finding.span.start]), [['nested too deeply: more than 1000 levels of brackets', 46 + 997]]);
+  });
+
   await t.test('an embedded schema too deep to print is a compile error, not a throw (fuzz contract-guard #7389, #7990)', () => {
     let deep: unknown = { type: 'string' };
     for (let i = 0; i < 20000; i++) deep = { properties: { a: deep } };
@@ -43,6 +49,19 @@ test('fuzz regressions: readers and checks', async (t) => {
     ].join('\n');
     const r = checkText(text, { fileName: 'weather.jsonl' });
     assert.ok(Array.isArray(r.findings));
+  });
+
+  await t.test('nesting too deep for the error locator: the parse-error stays inside the text (fuzz ci #6299, #6113)', () => {
+    const doc = '{"messages": ' + '{"a":'.repeat(50000) + '{"a"';
+    const r = checkText(doc, { fileName: 'deep.json' });
+    assert.deepEqual(r.findings.map((f) => [f.code, f.message, f.span.start, f.span.end]), [
+      ['parse-error', "unexpected end of input: Expected ':' after property name", doc.length - 1, doc.length],
+    ]);
+    const line = '[' + '['.repeat(50000) + '1,';
+    const text = '{}\n' + line;
+    const l = checkText(text, { fileName: 'deep.jsonl' });
+    assert.deepEqual(l.findings.map((f) => [f.code, f.span.start, f.span.end]), [['parse-error', text.length - 1, text.length]]);
+    assert.match(l.findings[0].message, /^unexpected end of input: /);
   });
 
   await t.test('the quadratic path of many type faults stays linear: 20k wrong items', () => {

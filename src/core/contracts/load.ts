@@ -94,7 +94,17 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
     return;
   }
   const errors: ParseError[] = [];
-  let value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  let tree: ReturnType<typeof parseTree>;
+  try {
+    value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+    tree = parseTree(text, undefined, { allowTrailingComma: true });
+  } catch (e) {
+    // the depth scan above counts brackets as JSON does; jsonc-parser's error recovery may nest deeper still
+    if (!(e instanceof RangeError)) throw e;
+    findings.push({ path: file.path, pointer: '', finding: { code: 'contract-invalid', severity: 'error', message: 'nested too deeply to read', span: { start: 0, end: Math.min(1, text.length) } } });
+    return;
+  }
   // jsonc-parser assigns keys, so a "__proto__" key becomes a prototype and disappears: plain JSON is read again
   // by JSON.parse, which keeps every key an own property.
   if (!errors.length && text.includes('"__proto__"')) {
@@ -104,7 +114,6 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
       // JSONC (comments, trailing commas): keep jsonc-parser's reading
     }
   }
-  const tree = parseTree(text, undefined, { allowTrailingComma: true });
   const spanAt = (path: (string | number)[], key = false): Span => {
     let node = tree && (path.length ? findNodeAtLocation(tree, path) : tree);
     if (node && key && node.parent?.type === 'property') node = node.parent.children?.[0];

@@ -9,7 +9,7 @@ export function depthExceeded(text: string, limit: number): number {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
+      else if (c === 34 || c === 10 || c === 13) inString = false; // a line break ends a broken string, as in jsonc-parser
     } else if (c === 34) inString = true;
     else if (c === 123 || c === 91) {
       if (++depth > limit) return i;

@@ -49,9 +49,12 @@ export function locateParseFailure(text: string, fallback: string): ParseFailure
     const message = describeParseError(printParseErrorCode(first.error));
     return { span: { start, end: Math.max(end, start) }, message: atEnd ? `unexpected end of input: ${message}` : message };
   }
+  // jsonc-parser overflowed (nesting far too deep): JSON.parse's position, kept inside the text (it may be the end)
   const pos = /position (\d+)/.exec(fallback);
-  const at = pos ? Number(pos[1]) : 0;
-  return { span: { start: at, end: at + 1 }, message: fallback.replace(/^JSON\.parse: /, '') };
+  const found = pos ? Number(pos[1]) : /end of JSON input/i.test(fallback) ? text.length : 0;
+  const at = found >= text.length && text.length > 0 ? text.length - 1 : found;
+  const message = fallback.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '');
+  return { span: { start: at, end: Math.min(at + 1, text.length) }, message: found >= text.length ? `unexpected end of input: ${message}` : message };
 }
 
 export type ParsedUnit = { ok: true; doc: Doc } | { ok: false; failure: ParseFailure };

@@ -1,0 +1,85 @@
+// Checking a large document without holding the thread: the same work as checkText, cut into slices of lines
+// that each run for about `sliceMs`, with a yield to the event loop between slices and a cancellation check
+// after each yield. The result equals checkText's (one TraceChecker is fed the same lines in the same order, so
+// sessions that span lines are kept across slices). What cannot be cut: a document that is one JSON value (it is
+// parsed and read at once) and one very long line; for JSONL, `finish` checks the sessions of line formats at
+// the end in one go. Pure: runs in Node, the extension host and a browser worker (setImmediate or setTimeout).
+import { TraceChecker, type CheckOptions, type FileResult } from './engine';
+import { lines, stripBom } from './parse/reader';
+
+export interface ChunkOptions {
+  /** Abort to stop checking (the promise rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** Roughly how long one synchronous slice may run before yielding (default 10 ms). */
+  sliceMs?: number;
+  /** Called after each slice with how far the check got (characters of the text). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
+
+const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/** Let the event loop run (timers, I/O, the editor's messages) before the next slice. */
+export function yieldToLoop(): Promise<void> {
+  const g = globalThis as { setImmediate?: (f: () => void) => unknown };
+  return new Promise((resolve) => (g.setImmediate ? g.setImmediate(resolve) : setTimeout(resolve, 0)));
+}
+
+function aborted(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  const reason = (signal as { reason?: unknown }).reason;
+  throw reason ?? Object.assign(new Error('the check was cancelled'), { name: 'AbortError' });
+}
+
+/** Whether addText would read a non-JSONL text as one document (it parses) rather than line by line. */
+function readsAsOneDocument(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    // TraceChecker.linesParse: a text that is not one document is read as lines when its first line parses
+    const nl = text.indexOf('\n');
+    if (nl === -1) return true;
+    try {
+      JSON.parse(text.slice(0, nl));
+      return false;
+    } catch {
+      return true;
+    }
+  }
+}
+
+/** Check one file's text like checkText, yielding to the event loop between slices; cancellable. */
+export async function checkTextChunked(text: string, options: CheckOptions = {}, chunk: ChunkOptions = {}): Promise<FileResult> {
+  const { signal, onProgress } = chunk;
+  const sliceMs = chunk.sliceMs ?? 10;
+  aborted(signal);
+  const checker = new TraceChecker(options);
+  const body = stripBom(text);
+  const jsonl = JSONL_NAME.test(options.fileName ?? '');
+  if (!jsonl) {
+    const whole = readsAsOneDocument(body);
+    await yieldToLoop();
+    aborted(signal);
+    if (whole) {
+      checker.addText(body);
+      await yieldToLoop();
+      aborted(signal);
+      return checker.finish();
+    }
+  }
+  let started = now();
+  for (const line of lines(body)) {
+    checker.addLine(line.text, line.base);
+    if (now() - started >= sliceMs) {
+      onProgress?.(line.base + line.text.length, body.length);
+      await yieldToLoop();
+      aborted(signal);
+      started = now();
+    }
+  }
+  await yieldToLoop();
+  aborted(signal);
+  return checker.finish();
+}
