@@ -88,3 +88,26 @@ describe('adoption: contract-guard.config.json and its baseline', () => {
         ours(editor.document.uri).some((d) => codeOf(d) === 'extra-key')) || undefined);
   });
 });
+
+describe('adoption: built-in packs in the editor', () => {
+  const trace = wsUri('fixtures/traces/session.claude.jsonl');
+  after(async () => {
+    await closeAll();
+    await vscode.workspace.getConfiguration().update('contractGuard.packs', undefined, vscode.ConfigurationTarget.Global);
+    await remove(trace);
+    await (await api()).settled();
+  });
+
+  it('a Claude Code log is checked by the Claude Code pack; contractGuard.packs: false turns it off (workspace contracts still apply)', async () => {
+    const line = (id: string, name: string, input: unknown) =>
+      JSON.stringify({ type: 'assistant', sessionId: 's', uuid: `u-${id}`, message: { id: `m-${id}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
+    await vscode.workspace.fs.writeFile(trace, enc([line('t1', 'Read', { file_path: '/a.py', limit: '20' }), line('t2', 'Bash', { command: 'ls' })].join('\n') + '\n'));
+    const cg = await api();
+    const editor = await openChecked(cg, 'fixtures/traces/session.claude.jsonl');
+    const codes = () => ours(editor.document.uri).map((d) => codeOf(d)).join(',');
+    await waitFor('type-drift from the pack', () => codes() === 'type-drift' || undefined);
+    await vscode.workspace.getConfiguration().update('contractGuard.packs', false, vscode.ConfigurationTarget.Global);
+    // The suite's workspace contracts are closed and declare Bash but not Read: without the pack, Read is unknown.
+    await waitFor('unknown-tool without packs', () => codes() === 'unknown-tool' || undefined);
+  });
+});
