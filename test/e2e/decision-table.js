@@ -113,6 +113,11 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await run(page, '>Contract Guard: Show Decision Table');
   await page.waitForTimeout(500);
   assert.strictEqual(await page.locator('.tab:has-text("Decision table: boundary.anthropic.jsonl")').count(), 1, 'one panel per trace');
+  // the CodeLens above the first turn scrolls the table to that turn and selects its first call
+  await frame.evaluate(() => { const vp = document.getElementById('rows'); vp.scrollTop = vp.scrollHeight; });
+  await page.locator('.monaco-editor .codelens-decoration a:has-text("Decision table")').first().click();
+  await frame.locator('#spacer .row.selected[data-key="0:0"]').waitFor({ state: 'attached', timeout: 10000 });
+  assert.strictEqual(await frame.evaluate(() => document.getElementById('rows').scrollTop), 0);
   const header = await frame.locator('.turn[data-key="t:0:1"]').innerText();
   assert.match(header.replace(/\s+/g, ' '), /^Turn 1 1 call Searching the repo\.$/);
 
