@@ -6,8 +6,7 @@
 // from `llm.tools.N.tool.json_schema`. Each trace id is a session. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpan, arraySpans, byTrace, collectSpanLine, finishSpanLines, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace } from './spans';
-import { SessionSet } from './util';
+import { arraySpan, arraySpans, collectSpanLine, finishSpanLines, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace, readTraces } from './spans';
 
 export const openinference: FormatAdapter = {
   id: 'openinference',
@@ -20,9 +19,7 @@ export const openinference: FormatAdapter = {
       singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
       return;
     }
-    const sessions = new SessionSet();
-    for (const [id, list] of byTrace(arraySpans(doc))) readTrace(sessions.get(id), list);
-    sessions.emitAll(emit);
+    readTraces(arraySpans(doc), emit);
   },
   claimsLine(v) {
     return isSpanObject(v, hasOpenInference);

@@ -4,8 +4,7 @@
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpan, arraySpans, byTrace, collectSpanLine, finishSpanLines, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, type SpanRecord } from './spans';
-import { SessionSet } from './util';
+import { arraySpan, arraySpans, collectSpanLine, finishSpanLines, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, readTraces } from './spans';
 
 const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
 
@@ -21,10 +20,7 @@ export const otel: FormatAdapter = {
       singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
       return;
     }
-    const spans: SpanRecord[] = isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc);
-    const sessions = new SessionSet();
-    for (const [id, list] of byTrace(spans)) readTrace(sessions.get(id), list);
-    sessions.emitAll(emit);
+    readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
   },
   claimsLine(v) {
     return isOtlp(v) || isSpanObject(v, genAiOnly);

@@ -9,8 +9,8 @@
 // executions, so a tool span whose id matches a call is its result, and one that matches none is a call and its
 // result. Input messages repeat the history: each call id and each answered id is read once, first come first
 // kept (an earlier span's output wins over a later span's replay of it).
-import type { NodeRef, SessionBuilder } from './builder';
-import type { TransportSignals } from '../model';
+import { SessionBuilder, type NodeRef } from './builder';
+import type { Session, TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { byTime, isPlainObject, jsonIn, num, str, type Located, type Obj } from './util';
 
@@ -30,6 +30,27 @@ export interface SpanRecord {
   status?: string;
   statusMessage?: string;
   attrs: Map<string, Attr>;
+}
+
+/** A span whose attribute map is built when first asked for and can be let go once its trace was read, so a large
+ *  export holds one trace's maps at a time. */
+class LazySpan implements SpanRecord {
+  private cache?: Map<string, Attr>;
+
+  constructor(fields: Omit<SpanRecord, 'attrs'>, private readonly load: () => Map<string, Attr>) {
+    Object.assign(this, fields);
+  }
+
+  declare ref: NodeRef;
+  declare traceId: string;
+
+  get attrs(): Map<string, Attr> {
+    return (this.cache ??= this.load());
+  }
+
+  release(): void {
+    this.cache = undefined;
+  }
 }
 
 // ---- reading attributes -------------------------------------------------------------------------------------
@@ -123,7 +144,7 @@ export function otlpSpans(doc: Doc): SpanRecord[] {
         if (!isPlainObject(s)) return;
         const path = ['resourceSpans', i, scopeKey, j, 'spans', k];
         const status = isPlainObject(s.status) ? s.status : {};
-        out.push({
+        out.push(new LazySpan({
           ref: { doc, path },
           traceId: str(s.traceId) ?? '',
           spanId: str(s.spanId),
@@ -132,8 +153,7 @@ export function otlpSpans(doc: Doc): SpanRecord[] {
           start: s.startTimeUnixNano,
           status: statusName(status.code),
           statusMessage: str(status.message),
-          attrs: readAttributes(doc, [...path, 'attributes'], s.attributes),
-        });
+        }, () => readAttributes(doc, [...path, 'attributes'], s.attributes)));
       });
     });
   });
@@ -145,7 +165,8 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
   if (!isPlainObject(s) || !isPlainObject(s.attributes)) return undefined;
   const ctx = isPlainObject(s.context) ? s.context : s;
   const status = isPlainObject(s.status) ? s.status : undefined;
-  return {
+  const attributes = s.attributes;
+  return new LazySpan({
     ref: { doc, path },
     traceId: str(ctx.trace_id) ?? str(ctx.traceId) ?? '',
     spanId: str(ctx.span_id) ?? str(ctx.spanId),
@@ -155,8 +176,7 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
     kind: str(s.span_kind),
     status: statusName(s.status_code ?? status?.code ?? status?.status_code),
     statusMessage: str(s.status_message) ?? str(status?.message),
-    attrs: readAttributes(doc, [...path, 'attributes'], s.attributes),
-  };
+  }, () => readAttributes(doc, [...path, 'attributes'], attributes));
 }
 
 /** One span object of a span export (a JSONL line of spans), in the given conventions. */
@@ -435,6 +455,17 @@ export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
       readInputs(t, s, true);
       readOutputs(t, s);
     }
+  }
+}
+
+/** Read each trace into a session of its own and hand it out at once (traces are independent), letting each
+ *  trace's attribute maps go after it was read. */
+export function readTraces(spans: SpanRecord[], emit: (s: Session) => void): void {
+  for (const [id, list] of byTrace(spans)) {
+    const b = new SessionBuilder(id === '' ? undefined : id);
+    readTrace(b, list);
+    for (const s of list) if (s instanceof LazySpan) s.release();
+    emit(b.session);
   }
 }
 
