@@ -36,9 +36,11 @@ export const duplicateFingerprint: Check = {
         continue;
       }
       const fp = pairing.fingerprint(call);
-      const prev = seen.get(fp);
+      let entry = seen.get(fp);
+      const prev = entry;
       if (!prev || prev.epoch !== epoch) {
-        seen.set(fp, { first: call.index, count: 1, epoch });
+        entry = { first: call.index, count: 1, epoch };
+        seen.set(fp, entry);
       } else {
         prev.count++;
         const first = calls[prev.first];
@@ -53,7 +55,7 @@ export const duplicateFingerprint: Check = {
         }
       }
       if (pairing.mutating(call) && changed(call)) epoch++;
-      seen.get(fp)!.epoch = epoch;
+      entry!.epoch = epoch;
     }
     perName.clear();
     seen.clear();
