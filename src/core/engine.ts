@@ -95,9 +95,10 @@ export class TraceChecker {
     for (const line of lines(text)) this.addLine(line.text, line.base);
   }
 
-  /** A session built elsewhere (a frozen fixture is a one-call trace): checked like any other. */
-  addSession(format: string, session: Session): void {
-    this.checkSession(format, session);
+  /** A session built elsewhere (a frozen fixture is a one-call trace): checked like any other. `packs`: the
+   *  built-in packs it was judged with, when its format no longer says (a fixture records them). */
+  addSession(format: string, session: Session, packs?: readonly string[]): void {
+    this.checkSession(format, session, packs);
   }
 
   finish(): FileResult {
@@ -206,13 +207,13 @@ export class TraceChecker {
     this.claimed.set(id, c);
   }
 
-  private checkSession(format: string, session: Session): void {
+  private checkSession(format: string, session: Session, packIds?: readonly string[]): void {
     if (session.calls.length === 0 && session.results.length === 0 && session.tools.length === 0) return;
     const index = this.sessionCount++;
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
     const pending: PendingFinding[] = [];
-    const packs = packContracts(ADAPTERS.find((a) => a.id === format)?.packs, this.options.packs);
+    const packs = packContracts(packIds ?? ADAPTERS.find((a) => a.id === format)?.packs, this.options.packs);
     const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools, packs);
     try {
       for (const check of CHECKS) check.run(ctx);

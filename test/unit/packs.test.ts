@@ -10,6 +10,9 @@ import { ADAPTERS, checkText, LineIndex, loadContracts } from '../../src/core';
 import { compileSchema } from '../../src/core/contracts/compile';
 import { packContracts, PACKS } from '../../src/core/contracts/packs';
 import { validateArguments } from '../../src/core/checks/validation';
+import { emptyContracts } from '../../src/core/contracts/types';
+import { checkForFreeze, freeze } from '../../src/core/fixtures/freeze';
+import { replayFixture } from '../../src/core/fixtures/replay';
 import { packsMarkdown } from '../../src/core/report/packs-doc';
 import { CORPUS } from './helpers';
 
@@ -148,6 +151,18 @@ describe('packs: the rules', () => {
     const text = [claudeLine('Bash', { cmd: 'ls' }), claudeLine('Read', { file_path: 3 }, 'toolu_2')].join('\n') + '\n';
     const r = checkText(text, { fileName: 's.jsonl', contracts });
     assert.deepEqual(r.findings.map((f) => `${f.code}:${f.tool}`), ['type-drift:Read']);
+  });
+
+  it('a frozen fixture of a pack-checked call records the packs, and replays to the same verdict', () => {
+    const text = claudeLine('Read', { file_path: '/a.py', limit: '20' }) + '\n';
+    const trace = checkForFreeze(text, { fileName: 'session.jsonl', contracts: emptyContracts() });
+    const frozen = freeze(trace, trace.sites[0]);
+    assert.deepEqual(frozen.fixture.packs, ['claude-code']);
+    assert.deepEqual(frozen.fixture.verdict.codes, ['type-drift']);
+    assert.notEqual(frozen.fixture.contract, null, 'the digest is of the pack contract');
+    const replayed = replayFixture('Read.fixture.json', frozen.text, { contracts: emptyContracts() });
+    assert.equal(replayed.status, 'no-drift', replayed.detail);
+    assert.equal(replayed.contractChanged, false);
   });
 
   it('shell and editing tools are mutating: a repeated read after an Edit is not a duplicate', () => {
