@@ -57,6 +57,7 @@ export class TraceChecker {
   private readonly claimed = new Map<string, { units: number; calls: number }>();
   private readonly model: CheckedSession[] = [];
   private sticky?: FormatAdapter;
+  private lastWhole?: FormatAdapter;
   private sessionCount = 0;
   private callCount = 0;
 
@@ -132,11 +133,16 @@ export class TraceChecker {
     }
   }
 
+  private readWhole(adapter: FormatAdapter, doc: Doc): void {
+    this.lastWhole = adapter;
+    this.count(adapter.id);
+    adapter.readDocument!(doc, (s) => this.checkSession(adapter.id, s));
+  }
+
   private readDocument(doc: Doc): void {
     const adapter = ADAPTERS.find((a) => a.claimsDocument?.(doc.value));
     if (adapter?.readDocument) {
-      this.count(adapter.id);
-      adapter.readDocument(doc, (s) => this.checkSession(adapter.id, s));
+      this.readWhole(adapter, doc);
       return;
     }
     // A single event of a line format (one call record, one message) is a one-line trace.
@@ -146,12 +152,17 @@ export class TraceChecker {
 
   private readLine(doc: Doc): void {
     const v = doc.value;
+    // A JSONL of whole conversations: a line is nearly always in the format of the line before it.
+    if (this.lastWhole?.claimsDocument!(v)) {
+      this.readWhole(this.lastWhole, doc);
+      return;
+    }
     let adapter = ADAPTERS.find((a) => a.claimsLine?.(v));
     if (!adapter && this.sticky?.acceptsLine?.(v)) adapter = this.sticky;
     if (!adapter) {
-      const whole = ADAPTERS.find((a) => a.claimsDocument?.(v));
+      const whole = ADAPTERS.find((a) => a.claimsDocument?.(v) && a.readDocument);
       if (whole) {
-        this.readDocument(doc);
+        this.readWhole(whole, doc);
         return;
       }
       adapter = ADAPTERS.find((a) => a.acceptsLine?.(v));

@@ -17,19 +17,24 @@ export function canonicalSchema(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-// The workspace side is the same object for every session: canonicalise it once.
-const canonicalCache = new WeakMap<object, { text: string; canonical: string }>();
-
-/** Equal contracts: the common case (the trace recorded exactly the workspace schema) is settled by a plain
- *  JSON comparison; only a difference in text pays for canonicalisation. */
-function sameSchema(recorded: unknown, workspace: unknown): boolean {
-  if (!isObj(workspace)) return canonicalSchema(recorded) === canonicalSchema(workspace);
-  let cached = canonicalCache.get(workspace);
-  if (!cached) {
-    cached = { text: JSON.stringify(workspace), canonical: canonicalSchema(workspace) };
-    canonicalCache.set(workspace, cached);
+/** Equal contracts, ignoring prose and key order: a walk of both values that stops at the first difference and
+ *  allocates nothing (run for every recorded tool of every session, so it must be cheap). */
+function sameSchema(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameSchema(a[i], b[i])) return false;
+    return true;
   }
-  return JSON.stringify(recorded) === cached.text || canonicalSchema(recorded) === cached.canonical;
+  if (!isObj(a) || !isObj(b)) return false;
+  let count = 0;
+  for (const k in a) {
+    if (PROSE.has(k)) continue;
+    if (!(k in b) || !sameSchema(a[k], b[k])) return false;
+    count++;
+  }
+  for (const k in b) if (!PROSE.has(k)) count--;
+  return count === 0;
 }
 
 /** A short account of how two argument schemas differ, for the message. */
