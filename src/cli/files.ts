@@ -8,7 +8,9 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test'
 
 export class UsageError extends Error {}
 
-async function walk(root: string, accept: (p: string) => boolean, out: string[]): Promise<void> {
+/** Files under `root` that `accept` takes (a file named explicitly is always taken), in a stable order; build,
+ *  dependency and hidden folders are skipped. */
+export async function walk(root: string, accept: (p: string) => boolean, out: string[]): Promise<void> {
   let stat;
   try {
     stat = await fs.stat(root);
@@ -20,7 +22,7 @@ async function walk(root: string, accept: (p: string) => boolean, out: string[])
     return;
   }
   const entries = await fs.readdir(root, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const e of entries) {
     const p = path.join(root, e.name);
     if (e.isDirectory()) {

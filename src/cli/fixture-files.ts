@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FIXTURE_SUFFIX } from '../core/fixtures/format';
-import { UsageError } from './files';
+import { walk } from './files';
 import { loadConfig } from './settings';
 
 /** Where `freeze` writes and `replay`/`serve` read by default (not under contracts/: a contracts folder is
@@ -16,30 +16,10 @@ export async function configuredFixturesFolder(): Promise<string> {
   return config.fixturesFolder ? path.relative(process.cwd(), path.resolve(root, config.fixturesFolder)) || '.' : DEFAULT_FIXTURES_FOLDER;
 }
 
-async function walk(root: string, out: string[]): Promise<void> {
-  let stat;
-  try {
-    stat = await fs.stat(root);
-  } catch {
-    throw new UsageError(`${root}: no such file or folder`);
-  }
-  if (stat.isFile()) {
-    out.push(root);
-    return;
-  }
-  const entries = await fs.readdir(root, { withFileTypes: true });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const e of entries) {
-    const p = path.join(root, e.name);
-    if (e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules') await walk(p, out);
-    else if (e.isFile() && e.name.endsWith(FIXTURE_SUFFIX)) out.push(p);
-  }
-}
-
 /** Fixture files under the given paths (files named explicitly are always taken), sorted, without repeats. */
 export async function findFixtureFiles(paths: string[]): Promise<string[]> {
   const out: string[] = [];
-  for (const p of paths) await walk(p, out);
+  for (const p of paths) await walk(p, (f) => f.endsWith(FIXTURE_SUFFIX), out);
   return [...new Set(out)];
 }
 
