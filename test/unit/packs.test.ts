@@ -153,6 +153,12 @@ describe('packs: the rules', () => {
     assert.deepEqual(r.findings.map((f) => `${f.code}:${f.tool}`), ['type-drift:Read']);
   });
 
+  it('Claude Code names MCP tools mcp__<server>__<tool>: the reference servers\' packs apply under their usual names', () => {
+    const text = [claudeLine('mcp__filesystem__read_file', { path: 3 }, 't1'), claudeLine('mcp__filesystem__write_file', { path: '/a', content: 'x' }, 't2'), claudeLine('mcp__notes__read_file', { path: 3 }, 't3')].join('\n') + '\n';
+    assert.deepEqual(checkText(text, { fileName: 's.jsonl' }).findings.map((f) => `${f.code}:${f.tool}`), ['type-drift:mcp__filesystem__read_file', 'no-contract:mcp__notes__read_file']);
+    assert.deepEqual(checkText(text, { fileName: 's.jsonl', packs: ['claude-code'] }).findings.map((f) => `${f.code}:${f.tool}`), ['no-contract:mcp__filesystem__read_file', 'no-contract:mcp__filesystem__write_file', 'no-contract:mcp__notes__read_file']);
+  });
+
   it('a frozen fixture of a pack-checked call records the packs, and replays to the same verdict', () => {
     const text = claudeLine('Read', { file_path: '/a.py', limit: '20' }) + '\n';
     const trace = checkForFreeze(text, { fileName: 'session.jsonl', contracts: emptyContracts() });

@@ -20,6 +20,10 @@ export function packsMarkdown(): string {
     });
     out.push(tools.join('; ') + '.');
     if (p.commandFallback) out.push('', 'Text-action command lines that name no tool of the pack are shell commands (mutating, not parsed).');
+    if (p.mcpServer) {
+      const agents = PACKS.filter((a) => a.mcpPrefix).map((a) => a.title).join(' and ');
+      out.push('', `In ${agents} traces these tools are also checked as \`mcp__${p.mcpServer}__<tool>\` (the server under its usual name).`);
+    }
   }
   return out.join('\n') + '\n';
 }

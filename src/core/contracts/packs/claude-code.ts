@@ -20,6 +20,7 @@ const edit = obj({ old_string: str(), new_string: str(), replace_all: bool() }, 
 export const claudeCodePack: ContractPack = {
   id: 'claude-code',
   title: 'Claude Code',
+  mcpPrefix: true,
   describes: {
     project: 'Claude Code (@anthropic-ai/claude-code) built-in tools',
     version: '1.0.x-2.0.x',

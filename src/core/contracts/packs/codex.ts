@@ -11,6 +11,7 @@ const approval = { sandbox_permissions: str(), justification: str(), prefix_rule
 export const codexPack: ContractPack = {
   id: 'codex',
   title: 'Codex CLI',
+  mcpPrefix: true,
   describes: {
     project: 'OpenAI Codex CLI (openai/codex, codex-rs)',
     version: '0.9x (Rust CLI)',

@@ -25,7 +25,7 @@ const cache = new Map<string, PackContracts | undefined>();
 export function packContracts(ids: readonly string[] | undefined, selection: PackSelection = true): PackContracts | undefined {
   if (!ids?.length || selection === false) return undefined;
   const on = selection === true ? ids : ids.filter((id) => selection.includes(id));
-  const key = on.join('\u0000');
+  const key = on.join('\u0000') + '|' + (selection === true ? '*' : selection.join('\u0000'));
   if (cache.has(key)) return cache.get(key);
   const tools = new Map<string, ToolContract>();
   let command: ToolContract | undefined;
@@ -37,6 +37,16 @@ export function packContracts(ids: readonly string[] | undefined, selection: Pac
       tools.set(name, { name, arguments: t.arguments, result: t.result, mutates: t.mutates, volatile: t.volatile, file: `pack:${pack.id}`, pointer: `/tools/${name}` });
     }
     if (pack.commandFallback) command ??= { name: '', ...COMMAND };
+    // `mcp__filesystem__read_file`: the reference MCP servers under the name agents usually give them.
+    if (pack.mcpPrefix) {
+      for (const server of PACKS) {
+        if (!server.mcpServer || (selection !== true && !selection.includes(server.id))) continue;
+        for (const [name, t] of Object.entries(server.tools)) {
+          const full = `mcp__${server.mcpServer}__${name}`;
+          if (!tools.has(full)) tools.set(full, { name: full, arguments: t.arguments, result: t.result, mutates: t.mutates, volatile: t.volatile, file: `pack:${server.id}`, pointer: `/tools/${name}` });
+        }
+      }
+    }
   }
   const result = tools.size || command ? { tools, command, ids: on } : undefined;
   cache.set(key, result);

@@ -11,6 +11,7 @@ const nullableStr = { type: ['string', 'null'] };
 export const mcpFilesystemPack: ContractPack = {
   id: 'mcp-filesystem',
   title: 'MCP filesystem server',
+  mcpServer: 'filesystem',
   describes: { project: '@modelcontextprotocol/server-filesystem', version: '0.2.0-2025.x', source: 'src/filesystem/index.ts (tools/list)' },
   tools: {
     read_file: { arguments: obj({ path: str(), tail: { type: 'number' }, head: { type: 'number' } }, ['path']), mutates: false },
@@ -36,6 +37,7 @@ export const mcpFilesystemPack: ContractPack = {
 export const mcpFetchPack: ContractPack = {
   id: 'mcp-fetch',
   title: 'MCP fetch server',
+  mcpServer: 'fetch',
   describes: { project: 'mcp-server-fetch', version: '2025.x', source: 'src/fetch/src/mcp_server_fetch/server.py (Fetch)' },
   tools: {
     fetch: {
@@ -53,6 +55,7 @@ const repo = { repo_path: str() };
 export const mcpGitPack: ContractPack = {
   id: 'mcp-git',
   title: 'MCP git server',
+  mcpServer: 'git',
   describes: { project: 'mcp-server-git', version: '2025.x', source: 'src/git/src/mcp_server_git/server.py' },
   tools: {
     git_status: { arguments: obj(repo, ['repo_path']), mutates: false },

@@ -23,6 +23,11 @@ export interface ContractPack {
   /** Text-action agents run any command they do not define as a shell command line: calls with free-form
    *  arguments to a tool the pack does not list get this contract (checked as shell commands, mutating). */
   commandFallback?: boolean;
+  /** An MCP server pack: the server name agents usually give it. Agents that name MCP tools
+   *  `mcp__<server>__<tool>` (Claude Code, Codex) get its tools under that name too. */
+  mcpServer?: string;
+  /** This agent names MCP tools `mcp__<server>__<tool>`: the MCP server packs apply under those names. */
+  mcpPrefix?: boolean;
   tools: Record<string, PackTool>;
 }
 
