@@ -133,7 +133,8 @@ async function check(argv: string[]): Promise<number> {
     if (!baselineFile) throw new UsageError('--update-baseline needs --baseline FILE (or "baseline" in the config)');
     const baseline = buildBaseline(reported);
     await fs.writeFile(baselineFile, renderBaseline(baseline));
-    process.stderr.write(`contract-guard: wrote ${baseline.findings.reduce((n, f) => n + (f.count ?? 1), 0)} findings to the baseline ${displayPath(path.resolve(baselineFile))}\n`);
+    const n = baseline.findings.reduce((sum, f) => sum + (f.count ?? 1), 0);
+    process.stderr.write(`contract-guard: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${displayPath(path.resolve(baselineFile))}\n`);
     return 0;
   }
   if (baselineFile) {
