@@ -64,6 +64,21 @@ test('fuzz regressions: readers and checks', async (t) => {
     assert.match(l.findings[0].message, /^unexpected end of input: /);
   });
 
+  await t.test('200k extra keys in one call are located in one scan of the object (fuzz special many-keys.json)', () => {
+    const { contracts } = contractOf({ type: 'object', properties: { city: { type: 'string' } } });
+    const keys = Array.from({ length: 200000 }, (_, i) => `k${i}`);
+    const args = JSON.stringify(Object.fromEntries(keys.map((k, i) => [k, i])));
+    const text = JSON.stringify({ role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'get_weather', arguments: args } }] });
+    const started = Date.now();
+    const r = checkText(text, { fileName: 'many.json', contracts });
+    assert.ok(Date.now() - started < 30000, `took ${Date.now() - started} ms`);
+    const extra = r.findings.filter((f) => f.code === 'extra-key');
+    assert.equal(extra.length, 200000);
+    // the last key's finding points at that key inside the string-encoded arguments: \"k199999\"
+    const last = extra[extra.length - 1];
+    assert.equal(text.slice(last.span.start, last.span.end), '\\"k199999\\"');
+  });
+
   await t.test('the quadratic path of many type faults stays linear: 20k wrong items', () => {
     const { contracts } = contractOf({ type: 'object', properties: { xs: { type: 'array', items: { type: 'integer' } } } });
     const started = Date.now();

@@ -61,10 +61,37 @@ function keyOf(text: string, start: number, end: number): string {
 export interface LocateCache {
   starts: Map<string, number>;
   elements: Map<string, number[]>;
+  /** The members of an object (last of duplicate keys), once it was scanned: thousands of findings on the keys of
+   *  one object (every key extra) cost one scan, not one each. */
+  members?: Map<string, Map<string, Member>>;
+}
+
+interface Member {
+  value: number;
+  ks: number;
+  ke: number;
 }
 
 export function newLocateCache(): LocateCache {
-  return { starts: new Map(), elements: new Map() };
+  return { starts: new Map(), elements: new Map(), members: new Map() };
+}
+
+/** All members of the object whose '{' is at `open`, or undefined when the text is not well formed there. */
+function membersOf(text: string, open: number): Map<string, Member> | undefined {
+  const out = new Map<string, Member>();
+  let pos = skipWs(text, open + 1);
+  while (pos < text.length && text[pos] === '"') {
+    const ks = pos;
+    const ke = skipString(text, pos);
+    pos = skipWs(text, ke);
+    if (text[pos] !== ':') return undefined;
+    const valueStart = skipWs(text, pos + 1);
+    out.set(keyOf(text, ks, ke), { value: valueStart, ks, ke });
+    pos = skipWs(text, skipValue(text, valueStart));
+    if (text[pos] !== ',') break;
+    pos = skipWs(text, pos + 1);
+  }
+  return out;
 }
 
 export function locate(text: string, path: JsonPath, cache?: LocateCache): Located | undefined {
@@ -112,7 +139,22 @@ export function locate(text: string, path: JsonPath, cache?: LocateCache): Locat
     }
     if (open !== '{') return undefined;
     // JSON.parse keeps the last of duplicate keys, so the last match is the node whose value we checked.
-    let found: { value: number; ks: number; ke: number } | undefined;
+    let found: Member | undefined;
+    if (cache?.members) {
+      let members = cache.members.get(keys[depth]);
+      if (!members) {
+        members = membersOf(text, pos);
+        if (!members) return undefined;
+        cache.members.set(keys[depth], members);
+      }
+      found = members.get(String(seg));
+      if (!found) return undefined;
+      pos = found.value;
+      keyStart = found.ks;
+      keyEnd = found.ke;
+      cache.starts.set(keys[depth + 1], pos);
+      continue;
+    }
     pos = skipWs(text, pos + 1);
     while (pos < text.length && text[pos] === '"') {
       const ks = pos;
