@@ -16,22 +16,27 @@ const RUNS = Number(process.env.BENCH_RUNS || 2);
 const dir = path.join(ROOT, '.bench');
 fs.mkdirSync(dir, { recursive: true });
 
-function time(cmd, args, { rss = false } = {}) {
+/** Run a command; Node commands are measured from inside too (peak RSS and CPU seconds, through rss.js). */
+function time(cmd, args) {
+  const measured = cmd === 'node';
   const rssFile = path.join(os.tmpdir(), `cg-bench-rss-${process.pid}`);
-  const env = { ...process.env, BENCH_RSS_FILE: rss ? rssFile : '' };
+  fs.rmSync(rssFile, { force: true });
+  const env = { ...process.env, BENCH_RSS_FILE: measured ? rssFile : '' };
+  const argv = measured ? ['--require', path.join(__dirname, 'rss.js'), ...args] : args;
   const started = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: ROOT, env, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const r = spawnSync(cmd, argv, { cwd: ROOT, env, maxBuffer: 1 << 30, encoding: 'utf8' });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const peak = rss && fs.existsSync(rssFile) ? Number(fs.readFileSync(rssFile, 'utf8')) / 1024 : undefined;
-  return { seconds, stdout: r.stdout, peakMb: peak };
+  const inside = measured && fs.existsSync(rssFile) ? JSON.parse(fs.readFileSync(rssFile, 'utf8')) : undefined;
+  return { seconds, stdout: r.stdout, peakMb: inside ? inside.maxRssKb / 1024 : undefined, cpu: inside?.cpuSeconds };
 }
 
 function best(runs, f) {
   let out;
   for (let i = 0; i < runs; i++) {
     const r = f();
-    if (!out || r.seconds < out.seconds) out = { ...r, peakMb: Math.max(r.peakMb ?? 0, out?.peakMb ?? 0) || undefined };
+    if (!out) out = r;
+    else out = { ...(r.seconds < out.seconds ? r : out), cpu: Math.min(r.cpu ?? Infinity, out.cpu ?? Infinity), peakMb: Math.max(r.peakMb ?? 0, out.peakMb ?? 0) };
   }
   return out;
 }
@@ -63,7 +68,7 @@ function main() {
     const size = fs.statSync(c.file).size / 1048576;
     const [fcmd, fargs] = c.floor(c.file);
     const floor = best(RUNS, () => time(fcmd, fargs));
-    const check = best(RUNS, () => time('node', ['--require', path.join(__dirname, 'rss.js'), path.join(ROOT, 'dist', 'cli.js'), 'check', c.file, '--contracts', 'fixtures/contracts', '--format', 'json'], { rss: true }));
+    const check = best(RUNS, () => time('node', [path.join(ROOT, 'dist', 'cli.js'), 'check', c.file, '--contracts', 'fixtures/contracts', '--format', 'json']));
     const report = JSON.parse(check.stdout);
     const floorOut = JSON.parse(floor.stdout);
     const s = report.summary;
@@ -76,10 +81,12 @@ function main() {
       console.log(`  python (json.loads + jsonschema.validate) ${python.seconds.toFixed(2)} s`);
     }
     const ratio = check.seconds / floor.seconds;
-    console.log(`  check/floor ${ratio.toFixed(2)}`);
-    verdict ??= { ratio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb };
+    const cpuRatio = check.cpu && floor.cpu ? check.cpu / floor.cpu : undefined;
+    console.log(`  check/floor ${ratio.toFixed(2)} wall` + (cpuRatio ? `, ${cpuRatio.toFixed(2)} CPU (${check.cpu.toFixed(2)} s / ${floor.cpu.toFixed(2)} s)` : ''));
+    verdict ??= { ratio, cpuRatio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb };
   }
   const py = verdict.python === undefined ? 'n/a (python3-jsonschema not installed)' : verdict.python.toFixed(1);
+  if (verdict.cpuRatio) console.log(`(CPU time, steadier on a busy machine: check/floor ${verdict.cpuRatio.toFixed(2)})`);
   console.log(`bench: check/floor ${verdict.ratio.toFixed(2)}, python/check ${py}, peak RSS ${verdict.rss.toFixed(0)} MB`);
 }
 
