@@ -64,6 +64,13 @@ test('fuzz regressions: readers and checks', async (t) => {
     assert.match(l.findings[0].message, /^unexpected end of input: /);
   });
 
+  await t.test('a key named toString holding data does not break session naming (fuzz long #264274, #443798)', () => {
+    const text = '[{"task_id": {"valueOf": 1}, "reward": 0, "info": {}, "traj": [{"role": "assistant", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]}], "trial": {"toString": {"polluted": "yes"}}}]';
+    const r = checkText(text, { fileName: 'tau.json' });
+    assert.equal(r.format, 'tau-bench');
+    assert.equal(r.calls, 1);
+  });
+
   await t.test('200k extra keys in one call are located in one scan of the object (fuzz special many-keys.json)', () => {
     const { contracts } = contractOf({ type: 'object', properties: { city: { type: 'string' } } });
     const keys = Array.from({ length: 200000 }, (_, i) => `k${i}`);

@@ -7,7 +7,7 @@
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, SessionSet, str, textOf, type Obj } from './util';
+import { isPlainObject, keyText, SessionSet, str, textOf, type Obj } from './util';
 
 const EVENT_KINDS = new Set(['model', 'tool', 'span_begin', 'span_end', 'sample_init', 'state', 'store', 'sandbox', 'info', 'score', 'logger', 'input', 'error', 'approval', 'subtask', 'step']);
 
@@ -103,10 +103,10 @@ export const inspect: FormatAdapter = {
     if (isLog(v) || isContainer(v)) {
       const samples = Array.isArray(v.samples) ? v.samples : [];
       samples.forEach((s, i) => {
-        if (isSample(s)) readSample(sessions.get(`${String(s.id)}#${String(s.epoch)}`), doc, ['samples', i], s);
+        if (isSample(s)) readSample(sessions.get(`${keyText(s.id)}#${keyText(s.epoch)}`), doc, ['samples', i], s);
       });
     } else if (isSample(v)) {
-      readSample(sessions.get(`${String(v.id)}#${String(v.epoch)}`), doc, [], v);
+      readSample(sessions.get(`${keyText(v.id)}#${keyText(v.epoch)}`), doc, [], v);
     } else {
       const events = (Array.isArray(v) ? v : (v as Obj).events) as unknown[];
       const b = sessions.get('');

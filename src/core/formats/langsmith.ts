@@ -5,7 +5,7 @@
 import type { FormatAdapter } from './adapter';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import type { JsonPath } from '../parse/doc';
-import { isPlainObject, SessionSet, str, unansweredByName, type Obj } from './util';
+import { isPlainObject, SessionSet, str, unansweredByName, type Obj, keyText } from './util';
 
 function isRun(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.id === 'string' && ('run_type' in v || 'dotted_order' in v || 'trace_id' in v);
@@ -38,7 +38,7 @@ export const langsmith: FormatAdapter = {
         byId.set(run.id as string, parts);
       });
     }
-    const runs = [...byId.values()].sort((a, b) => String(a[0].run.dotted_order ?? '').localeCompare(String(b[0].run.dotted_order ?? '')));
+    const runs = [...byId.values()].sort((a, b) => keyText(a[0].run.dotted_order ?? '').localeCompare(keyText(b[0].run.dotted_order ?? '')));
     const sessions = new SessionSet();
     for (const parts of runs) {
       const first = parts[0].run;

@@ -14,7 +14,7 @@ import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import { readResponsesItem } from './openai-responses';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, str, type Obj } from './util';
+import { isPlainObject, str, type Obj, keyText } from './util';
 
 const ANTHROPIC_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
 
@@ -131,7 +131,7 @@ export class StreamAssembler {
 
   private responsesEvent(doc: Doc, path: JsonPath, v: Obj): void {
     const item = isPlainObject(v.item) ? v.item : undefined;
-    const itemId = str(item?.id) ?? str(v.item_id) ?? `#${String(v.output_index)}`;
+    const itemId = str(item?.id) ?? str(v.item_id) ?? `#${keyText(v.output_index)}`;
     const response = 'responses';
     switch (v.type) {
       case 'response.output_item.added':

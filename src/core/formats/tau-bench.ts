@@ -3,7 +3,7 @@
 // and its `info.error`: no calls, nothing to pair.
 import type { FormatAdapter } from './adapter';
 import { readChatMessage, isChatMessage } from './openai-chat';
-import { isPlainObject, SessionSet, type Obj } from './util';
+import { isPlainObject, SessionSet, type Obj, keyText } from './util';
 
 function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
   return isPlainObject(v) && 'task_id' in v && 'reward' in v && Array.isArray(v.traj);
@@ -17,7 +17,7 @@ export const tauBench: FormatAdapter = {
   readDocument(doc, emit) {
     const sessions = new SessionSet();
     (doc.value as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
-      const b = sessions.get(`${String(e.task_id)}#${String(e.trial ?? i)}`);
+      const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
       e.traj.forEach((m, j) => {
         if (isChatMessage(m)) readChatMessage(b, doc, [i, 'traj', j], m);
       });

@@ -106,3 +106,9 @@ export function unansweredByName(b: SessionBuilder, name: string): number | unde
   const i = b.session.calls.findIndex((c, k) => c.name === name && !answered.has(k) && !(c.id !== undefined && answered.has(c.id)));
   return i >= 0 ? i : undefined;
 }
+
+/** A JSON value as text for keys and labels. String() throws on an object whose own "toString" or "valueOf" is
+ *  data ({"toString": {...}} in a hostile trace): objects are printed as JSON instead. */
+export function keyText(v: unknown): string {
+  return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
+}
