@@ -18,6 +18,7 @@ import { loadContractPaths } from './contracts';
 import { displayPath, findContractFiles, findTraceFiles, UsageError } from './files';
 import { codeList, countFlag, filterByGlobs, loadConfig, severityOf, withFlags } from './settings';
 import { checkFile } from './stream';
+import { writeFileAtomic } from './atomic';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
 import { serveCommand } from './serve';
@@ -132,7 +133,7 @@ async function check(argv: string[]): Promise<number> {
   if (values['update-baseline']) {
     if (!baselineFile) throw new UsageError('--update-baseline needs --baseline FILE (or "baseline" in the config)');
     const baseline = buildBaseline(reported);
-    await fs.writeFile(baselineFile, renderBaseline(baseline));
+    await writeFileAtomic(baselineFile, renderBaseline(baseline));
     const n = baseline.findings.reduce((sum, f) => sum + (f.count ?? 1), 0);
     process.stderr.write(`contract-guard: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${displayPath(path.resolve(baselineFile))}\n`);
     return 0;
@@ -152,7 +153,7 @@ async function check(argv: string[]): Promise<number> {
   if (baselineFile) report.summary.baselined ??= 0;
   const toFile = values.output !== undefined && values.output !== '-';
   const out = format === 'json' ? renderJson(report) : format === 'sarif' ? renderSarif(report, VERSION) : renderText(report, !toFile && process.stdout.isTTY === true);
-  if (toFile) await fs.writeFile(values.output!, out);
+  if (toFile) await writeFileAtomic(values.output!, out);
   else await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   return hasFindingsAtOrAbove(report, failOn) ? 1 : 0;
 }

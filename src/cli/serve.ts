@@ -84,7 +84,13 @@ export function startFixtureServer(index: FixtureIndex, options: ServerOptions =
     });
     req.on('end', () => {
       if (refused) return;
-      const reply = answer(index, Buffer.concat(chunks).toString('utf8'));
+      let reply;
+      try {
+        reply = answer(index, Buffer.concat(chunks).toString('utf8'));
+      } catch (e) {
+        // whatever a request does to the answering code, the server answers 500 and keeps serving
+        reply = { status: 500, body: { ok: false, error: 'internal error', result: null }, note: `internal error: ${String((e as Error)?.message ?? e).split('\n')[0]}` };
+      }
       send(res, reply.status, reply.body);
       done(reply.status, reply.note);
     });

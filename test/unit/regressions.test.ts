@@ -71,6 +71,16 @@ test('fuzz regressions: readers and checks', async (t) => {
     assert.equal(r.calls, 1);
   });
 
+  await t.test('an embedded tool definition whose required list holds a {"toString": …} object (fuzz long2 #246413)', () => {
+    const text = JSON.stringify({
+      messages: [{ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Oslo"}' } }] }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city', { toString: { a: 1 } }] } } }],
+    });
+    const { contracts } = contractOf({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, 'openai');
+    const r = checkText(text, { fileName: 'weather.jsonl', contracts });
+    assert.ok(r.findings.some((f) => f.code === 'schema-drift'), r.findings.map((f) => f.code).join());
+  });
+
   await t.test('200k extra keys in one call are located in one scan of the object (fuzz special many-keys.json)', () => {
     const { contracts } = contractOf({ type: 'object', properties: { city: { type: 'string' } } });
     const keys = Array.from({ length: 200000 }, (_, i) => `k${i}`);

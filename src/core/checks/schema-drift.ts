@@ -48,7 +48,8 @@ function summarize(recorded: unknown, workspace: unknown): string {
   if (added.length) parts.push(`adds ${added.join(', ')}`);
   if (removed.length) parts.push(`lacks ${removed.join(', ')}`);
   if (changed.length) parts.push(`changes ${changed.join(', ')}`);
-  const req = (s: unknown) => canonicalSchema(isObj(s) && Array.isArray(s.required) ? [...s.required].sort() : []);
+  // sorted as text: a trace's `required` may hold objects (with a "toString" key the default sort would call)
+  const req = (s: unknown) => canonicalSchema(isObj(s) && Array.isArray(s.required) ? s.required.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).sort() : []);
   if (req(recorded) !== req(workspace)) parts.push('requires different keys');
   return parts.length ? parts.join('; ') : 'differs in its other keywords';
 }

@@ -1,0 +1,15 @@
+// Writing a report or a baseline in place: a temporary file in the same folder, then a rename over the target,
+// so that a reader (CI uploading a SARIF file, a second run) sees the old file or the new one, never half of one.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = path.dirname(path.resolve(file));
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    await fs.writeFile(tmp, text, { flag: 'wx' });
+    await fs.rename(tmp, file);
+  } finally {
+    await fs.rm(tmp, { force: true });
+  }
+}
