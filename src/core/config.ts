@@ -8,6 +8,7 @@ import type { Profile } from './contracts/compile';
 import type { PackSelection } from './contracts/packs';
 import type { SeverityOverrides } from './engine';
 import type { Severity } from './model';
+import { re2 } from './contracts/regex';
 
 export const CONFIG_FILE = 'contract-guard.config.json';
 
@@ -71,11 +72,16 @@ export function engineSeverity(severity: ContractGuardConfig['severity']): Sever
   return out;
 }
 
-const globCache = new Map<string, RegExp>();
+/** What a glob compiles to: a matcher with `test` (run on re2js, linear in the path whatever the glob). */
+export interface GlobMatcher {
+  test(path: string): boolean;
+}
+
+const globCache = new Map<string, GlobMatcher>();
 
 /** A glob as a regular expression over `/`-separated relative paths: `**` any folders, `*` and `?` within one
  *  name, `{a,b}` alternatives. A glob without `/` matches the name in any folder (like `*.jsonl`). */
-export function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): GlobMatcher {
   let re = globCache.get(glob);
   if (re) return re;
   let g = glob.replace(/\\/g, '/').replace(/^\.\//, '');
@@ -99,7 +105,10 @@ export function globToRegExp(glob: string): RegExp {
       }
     } else src += ch.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
-  re = new RegExp('^' + src + '$');
+  // A glob comes from a workspace's config file: on V8's backtracking engine `**/**/**/…/x` takes exponential time
+  // on a deep path (8 of them: 10 s on 40 folders). RE2 matches in linear time.
+  re = re2('^' + src + '$');
+  if (globCache.size > 1000) globCache.clear();
   globCache.set(glob, re);
   return re;
 }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkText, loadContracts } from '../../src/core';
 import { compileSchema, refCycle } from '../../src/core/contracts/compile';
+import { globToRegExp } from '../../src/core/config';
 import { fixture } from './helpers';
 
 const weatherCall = (args: unknown) => JSON.stringify({ name: 'get_weather', arguments: args });
@@ -210,6 +211,13 @@ test('hostile contracts', async (t) => {
     void Ajv;
     const compileSource = (await import('node:fs')).readFileSync(require.resolve('../../src/core/contracts/compile'), 'utf8');
     assert.ok(!/loadSchema/.test(compileSource), 'compile.ts must not configure loadSchema');
+  });
+
+  await t.test('a config glob of nested ** cannot backtrack: linear match on a deep path (was 10 s for 8 of them)', () => {
+    const started = Date.now();
+    assert.equal(globToRegExp('**/'.repeat(30) + 'x').test('a/'.repeat(400) + 'y'), false);
+    assert.equal(globToRegExp('**/'.repeat(30) + 'x').test('a/'.repeat(400) + 'x'), true);
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
   });
 
   await t.test('unknown formats are a warning on the contract, and the tool stays checked', () => {
