@@ -14,6 +14,9 @@ export interface ChunkOptions {
   sliceMs?: number;
   /** Called after each slice with how far the check got (characters of the text). */
   onProgress?: (done: number, total: number) => void;
+  /** Called with each line as it is checked (JSONL, or a text read line by line), e.g. to learn whether every
+   *  line is a unit of its own. Not called for a text read as one document. */
+  onLine?: (text: string, base: number) => void;
 }
 
 const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
@@ -52,7 +55,7 @@ function readsAsOneDocument(text: string): boolean {
 
 /** Check one file's text like checkText, yielding to the event loop between slices; cancellable. */
 export async function checkTextChunked(text: string, options: CheckOptions = {}, chunk: ChunkOptions = {}): Promise<FileResult> {
-  const { signal, onProgress } = chunk;
+  const { signal, onProgress, onLine } = chunk;
   const sliceMs = chunk.sliceMs ?? 10;
   aborted(signal);
   const checker = new TraceChecker(options);
@@ -72,6 +75,7 @@ export async function checkTextChunked(text: string, options: CheckOptions = {},
   let started = now();
   for (const line of lines(body)) {
     checker.addLine(line.text, line.base);
+    onLine?.(line.text, line.base);
     if (now() - started >= sliceMs) {
       onProgress?.(line.base + line.text.length, body.length);
       await yieldToLoop();

@@ -65,6 +65,13 @@ test('checkTextChunked', async (t) => {
     assert.deepEqual(result, checkText(text, { fileName: 'big.jsonl', contracts }));
   });
 
+  await t.test('onLine sees every line with its offset, as checkText splits them', async () => {
+    const text = '{"a": 1}\r\n\n{"b": 2}';
+    const seen: [string, number][] = [];
+    await checkTextChunked(text, { fileName: 'x.jsonl' }, { onLine: (l, base) => seen.push([l, base]) });
+    assert.deepEqual(seen, [['{"a": 1}', 0], ['', 10], ['{"b": 2}', 11]]);
+  });
+
   await t.test('cancelled by its signal: rejects with the reason and stops', async () => {
     const line = readFileSync(path.join(ROOT, 'fixtures', 'traces', 'hours.calls.jsonl'), 'utf8');
     const controller = new AbortController();
