@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run fuzz -- [--seed S] [--count N] [--time SECONDS] [--timeout MS] [--special-timeout MS] [--workers W] [--start I]
-//                 [--special-every K] [--heap-every M] [--out DIR] [--progress SECONDS] [--json]
+//                 [--special-every K] [--heap-every M] [--heap-log FILE] [--out DIR] [--progress SECONDS] [--json]
 // Environment: FUZZ_SEED, FUZZ_COUNT, FUZZ_TIME, FUZZ_TIMEOUT, FUZZ_WORKERS (flags win).
 //
 // Feeds mutated traces, bytes and contracts (test/fuzz/inputs.js) through the core's entry points in worker
@@ -55,6 +55,7 @@ function parseFlags(argv) {
     else if (name === '--leak-mb') o.leakMb = Number(val());
     else if (name === '--json') o.json = true;
     else if (name === '--progress') o.progressEvery = Number(val());
+    else if (name === '--heap-log') o.heapLog = path.resolve(val());
     else throw new Error(`unknown flag ${a}`);
   }
   if (o.count === undefined && o.time === undefined) o.count = 20000;
@@ -193,18 +194,24 @@ async function main() {
   const slots = main.slots;
   const inputs = slots.reduce((n, s) => n + s.doneBase + (s.dead ? 0 : Atomics.load(s.view, 1)), 0) + hangsDone;
   const seconds = (Date.now() - started) / 1000;
-  // memory: per worker, heap after GC at the first sample vs the largest of the last three
+  // memory: per worker, the heap after GC. Caches fill up to their bounds early (compiled schemas: 1000), so a leak
+  // is growth over the second half of the run: the median of the last quarter of the samples against the median
+  // of the second quarter. First and last samples are printed as well.
   const leaks = [];
   const heapLines = [];
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const slot of slots) {
     const mine = heap.filter((h) => h.worker === slot.id);
     if (mine.length < 2) continue;
-    const first = mine[0].heap;
-    const last = Math.max(...mine.slice(-3).map((h) => h.heap));
     const mb = (b) => (b / 1048576).toFixed(1);
-    heapLines.push(`worker ${slot.id}: ${mb(first)} MB after ${mine[0].done} inputs -> ${mb(last)} MB after ${mine[mine.length - 1].done}`);
-    if (last - first > o.leakMb * 1048576) leaks.push(`worker ${slot.id} grew ${mb(last - first)} MB`);
+    const q = Math.max(1, Math.floor(mine.length / 4));
+    const second = median(mine.slice(q, 2 * q).map((h) => h.heap));
+    const fourth = median(mine.slice(-q).map((h) => h.heap));
+    heapLines.push(`worker ${slot.id}: ${mb(mine[0].heap)} MB after ${mine[0].done} inputs, median ${mb(second)} MB in the second quarter of its samples, ` +
+      `${mb(fourth)} MB in the last, ${mb(mine[mine.length - 1].heap)} MB after ${mine[mine.length - 1].done}`);
+    if (mine.length >= 8 && fourth - second > o.leakMb * 1048576) leaks.push(`worker ${slot.id} grew ${mb(fourth - second)} MB over the second half of its inputs`);
   }
+  if (o.heapLog) fs.writeFileSync(o.heapLog, heap.map((h) => JSON.stringify(h)).join('\n') + '\n');
   const crashes = failures.crash + failures.pollution + failures.invalid + failures.generator;
   console.log(`fuzz: ${inputs} inputs, ${crashes} crashes, ${failures.hang} hangs`);
   console.log(`  seed ${o.seed}, ${seconds.toFixed(1)} s, ${(inputs / seconds).toFixed(0)} inputs/s, ${o.workers} workers; ` +
