@@ -6,6 +6,7 @@ import { inferContract, renderContract } from '../core/contracts/infer';
 import type { ToolCall } from '../core/model';
 import { displayPath, findTraceFiles, UsageError } from './files';
 import { checkFile } from './stream';
+import { writeNewFile } from './fixture-files';
 
 const USAGE = `usage: contract-guard infer <traces...> [--output FILE]
 
@@ -36,7 +37,8 @@ export async function inferCommand(argv: string[]): Promise<number> {
   const text = renderContract(inferred.value);
   if (values.output === undefined) process.stdout.write(text);
   else {
-    await fs.writeFile(values.output, text, { flag: 'wx' });
+    // atomic and never overwriting: a temp file linked into place (an interrupted run leaves no half contract)
+    if ((await writeNewFile(values.output, text)) === 'exists') throw new UsageError(`${values.output} already exists; infer never overwrites a contract (choose another --output)`);
     process.stderr.write(`contract-guard: wrote ${Object.keys(inferred.value.tools).length} tools from ${calls.length - inferred.skipped} calls to ${values.output}${inferred.skipped ? ` (${inferred.skipped} calls with unreadable arguments left out)` : ''}\n`);
   }
   return 0;
