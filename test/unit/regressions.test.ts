@@ -137,6 +137,17 @@ test('hostile contracts', async (t) => {
     ].map((m) => m.replace(/^constraint: /, '')).map((m) => r.findings[0].message.startsWith('city') ? m : `constraint: ${m}`));
   });
 
+  await t.test('20k calls against a 100k-value enum: one set lookup each, not a scan', () => {
+    const l = contractOf({ type: 'object', properties: { city: { enum: Array.from({ length: 100000 }, (_, i) => `v${i}`) }, n: { enum: Array.from({ length: 100 }, (_, i) => ({ k: i })) } } });
+    const lines = Array.from({ length: 20000 }, (_, i) => weatherCall({ city: i % 2 ? 'nope' : 'v99999', n: { k: i % 100 } })).join('\n');
+    const started = Date.now();
+    const r = checkText(lines, { fileName: 'c.jsonl', contracts: l.contracts });
+    assert.ok(Date.now() - started < 15000, `took ${Date.now() - started} ms`);
+    assert.equal(r.findings.filter((f) => f.code === 'constraint').length, 10000);
+    assert.equal(checkText(weatherCall({ city: 'v1', n: { k: 200 } }), { fileName: 'c.jsonl', contracts: l.contracts }).findings[0].message,
+      'n wanted one of {"k":0}, {"k":1}, {"k":2}, {"k":3}, {"k":4}, {"k":5}, {"k":6}, {"k":7}, {"k":8}, {"k":9}, … (100 values), got object {"k":200}');
+  });
+
   await t.test('a duplicate in a big enum is found without the quadratic meta-schema check', () => {
     const values = Array.from({ length: 50000 }, (_, i) => ({ k: i % 49999 }));
     const l = contractOf({ enum: values });

@@ -5,7 +5,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { re2 } from './regex';
 import { SUBSCHEMA_LISTS, SUBSCHEMA_MAPS, SUBSCHEMA_SINGLE } from './keywords';
-import { boundedSchema, checkMeta, uniqueItemsKeyword } from './bounded';
+import { boundedSchema, checkMeta, enumSetKeyword, uniqueItemsKeyword } from './bounded';
 
 export type Profile = 'strict' | 'json-schema';
 
@@ -47,6 +47,7 @@ function makeAjv(kind: 'draft-07' | '2019-09' | '2020-12'): Ajv {
   const ajv = kind === '2020-12' ? new Ajv2020(options) : kind === '2019-09' ? new Ajv2019(options) : new Ajv(options);
   addFormats(ajv);
   ajv.addKeyword(uniqueItemsKeyword as never);
+  ajv.addKeyword(enumSetKeyword as never);
   // Strict typing reads the number as written: JSON.parse makes 2.0 the integer 2, ajv alone would accept it.
   ajv.addKeyword({
     keyword: INTEGER_LEXEME,
