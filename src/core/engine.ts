@@ -2,6 +2,7 @@
 // Sessions are checked as soon as they are complete and then dropped, so a JSONL of whole conversations is
 // checked in constant memory; findings get their spans while their source is still at hand.
 import { CHECKS, CODES, SessionContext, type PendingFinding } from './checks';
+import { forgetPairing } from './checks/pairing';
 import type { Profile } from './contracts/compile';
 import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
@@ -228,6 +229,7 @@ export class TraceChecker {
     const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools, packs);
     try {
       for (const check of CHECKS) check.run(ctx);
+      forgetPairing();
       for (const p of pending) this.emit(p, index);
     } catch (e) {
       // Values nested absurdly deep overflow recursive validators and printers: one finding, not a crash.

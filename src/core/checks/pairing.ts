@@ -202,3 +202,8 @@ export function pairingOf(ctx: SessionContext): Pairing {
   if (last?.ctx !== ctx) last = { ctx, pairing: new SessionPairing(ctx) };
   return last.pairing;
 }
+
+/** Let go of the last session's pairing once its checks are done, so a large session is not kept alive. */
+export function forgetPairing(): void {
+  last = undefined;
+}
