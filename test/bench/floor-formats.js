@@ -5,27 +5,7 @@
 'use strict';
 const fs = require('node:fs');
 const readline = require('node:readline');
-const Ajv = require('ajv').default;
-const addFormats = require('ajv-formats').default;
-const { RE2JS } = require('re2js');
-
-const re2 = (pattern) => {
-  const c = RE2JS.compile(pattern);
-  return { test: (s) => c.matcher(s).find() };
-};
-re2.code = 're2';
-
-function validators(contractsDir) {
-  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: re2 } });
-  addFormats(ajv);
-  const read = (f) => JSON.parse(fs.readFileSync(`${contractsDir}/${f}`, 'utf8'));
-  const schemas = {
-    ...Object.fromEntries(Object.entries(read('hours.contract.json').tools).map(([k, v]) => [k, v.arguments])),
-    ...Object.fromEntries(Object.entries(read('rooms.contract.json').tools).map(([k, v]) => [k, v.arguments])),
-    get_weather: read('weather.tools.json')[0].function.parameters,
-  };
-  return Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, ajv.compile(s)]));
-}
+const { validators } = require('./validators');
 
 async function claudeCode(file, v) {
   let calls = 0;

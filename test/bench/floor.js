@@ -3,26 +3,10 @@
 'use strict';
 const fs = require('node:fs');
 const readline = require('node:readline');
-const Ajv = require('ajv').default;
-const addFormats = require('ajv-formats').default;
-const { RE2JS } = require('re2js');
-
-const re2 = (pattern) => {
-  const c = RE2JS.compile(pattern);
-  return { test: (s) => c.matcher(s).find() };
-};
-re2.code = 're2';
+const { validators: compileValidators } = require('./validators');
 
 async function main(file, contractsDir) {
-  const ajv = new Ajv({ allErrors: true, strict: false, addUsedSchema: false, code: { regExp: re2 } });
-  addFormats(ajv);
-  const read = (f) => JSON.parse(fs.readFileSync(`${contractsDir}/${f}`, 'utf8'));
-  const schemas = {
-    ...Object.fromEntries(Object.entries(read('hours.contract.json').tools).map(([k, v]) => [k, v.arguments])),
-    ...Object.fromEntries(Object.entries(read('rooms.contract.json').tools).map(([k, v]) => [k, v.arguments])),
-    get_weather: read('weather.tools.json')[0].function.parameters,
-  };
-  const validators = Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, ajv.compile(s)]));
+  const validators = compileValidators(contractsDir);
   let calls = 0;
   let invalid = 0;
   const rl = readline.createInterface({ input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });

@@ -49,7 +49,7 @@ function generateClaudeCode(file, megabytes, seed = 7) {
   while (w.bytes < target) {
     const sessionId = `session-${Math.floor(turn / 200)}`;
     const sidechain = r() < 0.05;
-    const base = { parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: '/work/campus', sessionId, version: '1.0.0' };
+    const base = { parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: '/home/dev/campus', sessionId, version: '1.0.0' };
     const next = () => `u-${(uuid += 1)}`;
     const u = next();
     line({ ...base, type: 'user', uuid: u, timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: `Turn ${turn}: plan my day around the library and the weather.` } });
