@@ -1,6 +1,6 @@
 // The messages between the decision table panel (extension host) and its page (webview). Types only: both
 // sides import them, neither imports the other. Everything from a trace travels as data, never as markup.
-import type { ArgMark, CensusTool, CellStatus, GateId } from '../core/report/decision-table';
+import type { CensusTool, GateId, TableRow } from '../core/report/decision-table';
 
 export interface TurnItem {
   kind: 'turn';
@@ -15,20 +15,11 @@ export interface TurnItem {
   failing: number;
 }
 
-export interface RowItem {
+/** A table row as the page needs it: the core's row without its source spans (the host keeps those). */
+export interface RowItem extends Omit<TableRow, 'span' | 'nameSpan'> {
   kind: 'row';
   /** `<session>:<index>` */
   key: string;
-  session: number;
-  index: number;
-  turn: number;
-  tool: string;
-  callId?: string;
-  args: string;
-  marks: ArgMark[];
-  gates: Record<GateId, { status: CellStatus; code?: string; signal: string }>;
-  codes: string[];
-  failing: boolean;
 }
 
 export type Item = TurnItem | RowItem;
