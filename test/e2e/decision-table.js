@@ -6,24 +6,12 @@
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
+const { palette, run, goToLine, statusBarPosition } = require('./workbench');
 
 const TRACE = 'boundary.anthropic.jsonl';
 const HOSTILE = 'hostile.anthropic.jsonl';
 const BIG = 'big10k.calls.jsonl';
 const GATES = ['envelope', 'keys', 'args', 'bytes', 'replay'];
-
-async function palette(page, text) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row.focused').waitFor({ state: 'visible' });
-}
-
-async function run(page, text) {
-  await palette(page, text);
-  await page.keyboard.press('Enter');
-}
 
 async function openFile(page, name) {
   await run(page, name);
@@ -64,12 +52,6 @@ async function readRows(frame) {
 }
 
 const letter = { pass: 'P', fail: 'F', na: '-', none: '?' };
-
-async function statusBarPosition(page) {
-  const item = page.locator('.statusbar-item[id="status.editor.selection"]');
-  await item.waitFor({ state: 'visible', timeout: 10000 });
-  return (await item.innerText()).trim();
-}
 
 module.exports = async function ui({ page, screenshot, log, workspace }) {
   // the 10,000-call trace for step 9, written before the workbench indexes the files
@@ -138,9 +120,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   // 3. moving the cursor in the editor highlights the row of the call under it (write_note, line 26)
   const l26 = lines[25];
   const col = l26.indexOf('"tool_use"') + 10;
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').fill(`:26:${col}`);
-  await page.keyboard.press('Enter');
+  await goToLine(page, 26, col, TRACE, log);
   await frame.locator('#spacer .row.highlighted[data-key="0:12"]').waitFor({ state: 'visible', timeout: 10000 });
   assert.strictEqual(await frame.locator('#spacer .row.highlighted .tool').innerText(), 'write_note');
   log('cursor on line 26 highlights write_note (0:12)');
@@ -172,10 +152,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   const before = await frame.evaluate(() => document.getElementById('rows').scrollTop);
   assert.strictEqual(await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"]').getAttribute('data-status'), 'pass');
   const pathCol = lines[15].indexOf('"path": "tests/"') + 5; // the offset of the key's closing quote
-  await page.locator(`.tab:has-text("${TRACE}")`).filter({ hasNotText: "Decision table" }).click();
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').fill(`:16:${pathCol + 1}`);
-  await page.keyboard.press('Enter');
+  await goToLine(page, 16, pathCol + 1, TRACE, log);
   await page.keyboard.type('s');
   await page.keyboard.press('Escape'); // no completion
   await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"][data-status="fail"]').waitFor({ state: 'attached', timeout: 15000 });

@@ -3,17 +3,9 @@
 // after "Contract Guard: Replay Fixtures". Screenshots go to .test-output/screenshots/ — look at them.
 'use strict';
 const assert = require('node:assert');
+const { run: quickOpen, goToLine } = require('./workbench');
 
 const TRACE = 'hours.calls.jsonl';
-
-async function quickOpen(page, text) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row.focused').waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-}
 
 module.exports = async function ui({ page, screenshot, log }) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
@@ -34,9 +26,7 @@ module.exports = async function ui({ page, screenshot, log }) {
   await screenshot('11-fixtures-codelens');
 
   // 2. the quick-fix on the `true` of line 3
-  await page.keyboard.press('Control+G');
-  await page.locator('.quick-input-widget input').fill(':3:70');
-  await page.keyboard.press('Enter');
+  await goToLine(page, 3, 70, TRACE);
   await page.keyboard.press('Control+.');
   const fix = page.locator('.action-widget .monaco-list-row:has-text("Freeze this call as a fixture")');
   await fix.first().waitFor({ state: 'visible', timeout: 10000 });

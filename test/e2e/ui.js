@@ -3,19 +3,11 @@
 // Screenshots go to .test-output/screenshots/ — look at them.
 'use strict';
 const assert = require('node:assert');
+const { run: quickOpen } = require('./workbench');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const TRACE = 'hours.calls.jsonl';
-
-async function quickOpen(page, text) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(text);
-  await page.locator('.quick-input-list .monaco-list-row.focused').waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-}
 
 module.exports = async function ui({ page, screenshot, log, workspace }) {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
