@@ -24,9 +24,13 @@ const fs = require('fs');
 if (fs.existsSync('src/extension/extension.ts')) {
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node',
     format: 'cjs', target: 'node20', external: ['vscode'] });
-  // The same entry for VS Code for the Web: a web-worker extension host, no Node built-ins.
+  // The thread large traces are checked on, off the extension host's (src/extension/background.ts).
+  builds.push({ entryPoints: ['src/extension/checkWorker.ts'], outfile: 'dist/checkWorker.js', platform: 'node',
+    format: 'cjs', target: 'node20' });
+  // The same entry for VS Code for the Web: a web-worker extension host, no Node built-ins (and no worker threads).
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser',
-    format: 'cjs', target: 'es2022', external: ['vscode'], mainFields: ['browser', 'module', 'main'] });
+    format: 'cjs', target: 'es2022', external: ['vscode', 'node:worker_threads'], mainFields: ['browser', 'module', 'main'],
+    define: { 'process.env.CONTRACT_GUARD_TARGET': '"web"' } });
 }
 if (fs.existsSync('src/webview/table.ts')) {
   // The decision table page (loaded by the webview through asWebviewUri; media/table.css styles it).

@@ -3,6 +3,7 @@
 // diagnostics of its own instead of breaking anything else.
 import * as vscode from 'vscode';
 import { loadContracts, type ContractFinding, type ContractSet } from '../core';
+import type { ContractSources } from './background';
 import { decode, LineIndex, rangeOf } from './lines';
 import { excludeGlob, globOf, readSettings } from './settings';
 import { toDiagnostic, type SeverityMap } from './convert';
@@ -27,6 +28,8 @@ export class ContractStore implements vscode.Disposable {
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private loading: Promise<void> | undefined;
   private generation = 0;
+  /** What each loaded set was compiled from: a background check compiles it again on its own thread. */
+  private readonly sources = new WeakMap<ContractSet, ContractSources>();
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires after the contracts were (re)loaded. */
   readonly onDidChange = this.changed.event;
@@ -53,6 +56,11 @@ export class ContractStore implements vscode.Disposable {
     if (this.files.has(doc.uri.toString())) return true;
     const globs = readSettings(doc.uri).contracts;
     return globs.some((pattern) => vscode.languages.match({ pattern }, doc) > 0);
+  }
+
+  /** The files and profile a set was loaded from (undefined for a set not loaded here). */
+  sourcesOf(set: ContractSet): ContractSources | undefined {
+    return this.sources.get(set);
   }
 
   file(path: string): ContractFile | undefined {
@@ -107,7 +115,9 @@ export class ContractStore implements vscode.Disposable {
         files.push({ uri, path: vscode.workspace.asRelativePath(uri), text });
       }
       if (gen !== this.generation) return; // a newer load is under way
-      const loaded = loadContracts(files.map((f) => ({ path: f.path, text: f.text })), settings.profile);
+      const sources = { files: files.map((f) => ({ path: f.path, text: f.text })), profile: settings.profile };
+      const loaded = loadContracts(sources.files, sources.profile);
+      this.sources.set(loaded.contracts, sources);
       this.files = new Map(files.map((f) => [f.uri.toString(), f]));
       this.byPath = new Map(files.map((f) => [f.path, f]));
       this.current = loaded.contracts;

@@ -2,17 +2,22 @@
 // published only if it is still the newest for that document), cleared on close. A document is a trace when a
 // format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
 import * as vscode from 'vscode';
-import { checkText, TraceChecker, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
+import { checkText, checkTextChunked, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostic, type SeverityMap } from './convert';
 import { independentLine, isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
+import { BackgroundChecks, type BackgroundResult } from './background';
 
 export const DEBOUNCE_MS = 300;
 
-/** Above this size a JSONL trace is checked in slices, the extension host kept responsive in between. */
-const SLICED_CHECK_SIZE = 2 * 1024 * 1024;
+/**
+ * Above this size a trace is checked on a worker thread (desktop), or, where there is none (the web), a JSONL trace
+ * is checked in slices with the extension host kept responsive in between. Below it a whole check is quick enough
+ * to run in place and keeps the model that hovers, lenses and the table reuse.
+ */
+export const BACKGROUND_CHECK_SIZE = 2 * 1024 * 1024;
 const SLICE_MS = 40;
 
 export type CheckResult = FileResult;
@@ -79,6 +84,8 @@ export class TraceDiagnostics implements vscode.Disposable {
   private readonly states = new Map<string, TraceState>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly generations = new Map<string, number>();
+  /** The background check under way for a document: aborted when a newer check of it starts. */
+  private readonly inFlight = new Map<string, AbortController>();
   /** Sliced checks in flight. */
   private running = 0;
   private readonly disposables: vscode.Disposable[] = [];
@@ -90,6 +97,7 @@ export class TraceDiagnostics implements vscode.Disposable {
     private readonly collection: vscode.DiagnosticCollection,
     private readonly contracts: ContractStore,
     private readonly severity: () => SeverityMap,
+    readonly background: BackgroundChecks = new BackgroundChecks(undefined),
   ) {
     this.disposables.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.checkNow(d)),
@@ -191,9 +199,12 @@ export class TraceDiagnostics implements vscode.Disposable {
         }
       }
       const text = doc.getText();
-      if (text.length > SLICED_CHECK_SIZE && isJsonlName(options.fileName ?? '')) {
-        void this.checkInSlices(doc, text, options, optionsKey, contracts);
-        return;
+      if (text.length > BACKGROUND_CHECK_SIZE) {
+        if (this.checkInBackground(doc, text, options, optionsKey, contracts)) return;
+        if (isJsonlName(options.fileName ?? '')) {
+          void this.checkInSlices(doc, text, options, optionsKey, contracts);
+          return;
+        }
       }
       const result = runCheck(text, doc.uri, contracts, true);
       this.publish(doc, { result, millis: Date.now() - started });
@@ -204,51 +215,78 @@ export class TraceDiagnostics implements vscode.Disposable {
     }
   }
 
+  /** A whole check of a text on a worker thread (the model is not kept); undefined when none can run here. */
+  backgroundCheck(text: string, options: CheckOptions, signal?: AbortSignal): Promise<BackgroundResult> | undefined {
+    const sources = options.contracts && this.contracts.sourcesOf(options.contracts);
+    if (!sources) return undefined;
+    const { contracts: _compiled, keepModel: _model, ...plain } = options;
+    return this.background.check({ text, options: plain, contracts: sources }, signal);
+  }
+
+  /** A large trace checked on a worker thread; false when none can run here. */
+  private checkInBackground(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): boolean {
+    const key = doc.uri.toString();
+    const generation = this.generations.get(key);
+    const version = doc.version;
+    const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
+    const controller = new AbortController();
+    const started = Date.now();
+    const running = this.backgroundCheck(text, options, controller.signal);
+    if (!running) return false;
+    this.inFlight.set(key, controller);
+    this.running++;
+    running
+      .then(({ result, independent }) => {
+        if (stale()) return;
+        this.publish(doc, { result, millis: Date.now() - started });
+        if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
+      })
+      .catch((e: unknown) => {
+        if (e instanceof Error && e.name === 'AbortError') return;
+        console.error(`[Contract Guard] checking ${key} failed: ${e instanceof Error ? e.message : String(e)}`);
+        if (!stale()) this.clear(doc.uri);
+      })
+      .finally(() => {
+        if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
+        this.running--;
+      });
+    return true;
+  }
+
   /**
-   * A large JSONL trace is fed to the checker line by line, yielding to the extension host every few
+   * Where no worker thread can run (the web host), a large JSONL trace is fed to the checker line by line, yielding to the extension host every few
    * milliseconds so that it stays responsive; a newer check of the document, an edit or a close drops it.
    */
   private async checkInSlices(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): Promise<void> {
     const key = doc.uri.toString();
-    const generation = this.generation(key);
+    const generation = this.generations.get(key);
     const version = doc.version;
     const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
+    const controller = new AbortController();
+    this.inFlight.set(key, controller);
     const started = Date.now();
     this.running++;
     try {
-      const checker = new TraceChecker(options);
       // whether every line is read on its own (then the line table needs no second pass)
       let independent = true;
-      let slice = Date.now();
-      let start = 0;
-      for (;;) {
-        let end = text.indexOf('\n', start);
-        if (end === -1) end = text.length;
-        const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        checker.addLine(line, start);
-        if (independent) independent = independentLine(line);
-        if (end === text.length) break;
-        start = end + 1;
-        if (Date.now() - slice > SLICE_MS) {
-          await new Promise((r) => setTimeout(r, 0));
-          if (stale()) return;
-          slice = Date.now();
-        }
-      }
-      const result = checker.finish();
+      const result = await checkTextChunked(text, options, { sliceMs: SLICE_MS, signal: controller.signal, onLine: (line) => (independent &&= independentLine(line)) });
       if (stale()) return;
       this.publish(doc, { result, millis: Date.now() - started });
       if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
     } catch (e) {
+      if (e instanceof Error && e.name === 'AbortError') return;
       console.error(`[Contract Guard] checking ${key} failed`, e);
       if (!stale()) this.clear(doc.uri);
     } finally {
+      if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
       this.running--;
     }
   }
 
   /** A new generation for the document: checks of older generations still in flight are dropped. */
   private generation(key: string): number {
+    this.inFlight.get(key)?.abort();
+    this.inFlight.delete(key);
     const g = (this.generations.get(key) ?? 0) + 1;
     this.generations.set(key, g);
     return g;
@@ -321,6 +359,8 @@ export class TraceDiagnostics implements vscode.Disposable {
     const pending = this.timers.get(key);
     if (pending) clearTimeout(pending);
     this.timers.delete(key);
+    this.inFlight.get(key)?.abort();
+    this.inFlight.delete(key);
     this.clear(uri);
   }
 
@@ -336,6 +376,8 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
+    for (const c of this.inFlight.values()) c.abort();
+    this.background.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ContractStore } from './contracts';
 import { setDocsBase, type SeverityMap } from './convert';
 import { TraceDiagnostics } from './diagnostics';
+import { BackgroundChecks } from './background';
 import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
 import { registerInfer } from './infer';
@@ -42,7 +43,9 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const traceCollection = vscode.languages.createDiagnosticCollection('contract-guard');
   const contractCollection = vscode.languages.createDiagnosticCollection('contract-guard-contracts');
   const contracts = new ContractStore(contractCollection, getSeverity);
-  const live = new TraceDiagnostics(traceCollection, contracts, getSeverity);
+  // large traces are checked on a worker thread where the extension runs from a local disk (the desktop host)
+  const workerFile = context.extensionUri.scheme === 'file' ? vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkWorker.js').fsPath : undefined;
+  const live = new TraceDiagnostics(traceCollection, contracts, getSeverity, new BackgroundChecks(workerFile));
   const status = new TraceStatusBar(live);
   const selector: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }, { language: 'jsonc' }];
 

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ContractStore } from './contracts';
 import { toDiagnostic, type SeverityMap } from './convert';
-import { countFindings, runCheck, type TraceDiagnostics } from './diagnostics';
+import { BACKGROUND_CHECK_SIZE, checkOptions, countFindings, runCheck, type CheckResult, type TraceDiagnostics } from './diagnostics';
 import { decode, LineIndex } from './lines';
 import { excludeGlob, globOf, readSettings } from './settings';
 
@@ -68,6 +68,14 @@ export async function checkWorkspace(
         else text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(decode, () => undefined);
         reads.set(j, text);
       };
+      // a large file is checked on a worker thread (ended when the command is cancelled), a small one in place
+      const cancel = new AbortController();
+      token.onCancellationRequested(() => cancel.abort());
+      const checkOne = async (text: string, uri: vscode.Uri): Promise<CheckResult> => {
+        const set = contracts.contracts!;
+        const off = text.length > BACKGROUND_CHECK_SIZE ? live.backgroundCheck(text, checkOptions(uri, set), cancel.signal) : undefined;
+        return off ? (await off).result : runCheck(text, uri, set, false);
+      };
       let lastYield = Date.now();
       let reported = 0;
       let lastReport = 0;
@@ -91,7 +99,19 @@ export async function checkWorkspace(
         }
         if (text === undefined) continue;
         const doc = open.get(uri.toString());
-        const result = runCheck(text, uri, contracts.contracts!, false);
+        let result: CheckResult;
+        try {
+          result = await checkOne(text, uri);
+        } catch (e) {
+          if (e instanceof Error && e.name === 'AbortError') {
+            summary.cancelled = true;
+            break;
+          }
+          // the worker failed on this file (out of memory, ...): say so and go on with the others
+          console.error(`[Contract Guard] checking ${vscode.workspace.asRelativePath(uri)} failed: ${e instanceof Error ? e.message : String(e)}`);
+          summary.skipped++;
+          continue;
+        }
         if (result.format === undefined) {
           summary.skipped++;
           collection.delete(uri);

@@ -1,0 +1,105 @@
+// Checks of large texts on a thread of their own, so that the extension host is never held by one: a 24 MB JSON
+// trace or one Claude Code session over 20 MB of lines is read, modelled and checked in one piece (a session's
+// cross-call checks need all of it), which no slicing can cut below 50 ms. One worker per check: it gets the text,
+// the options and the contract files' sources (compiled again there; compiled validators do not cross threads), and
+// answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
+// extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
+// (checkWorker.ts) shares these types.
+import type { CheckOptions, ContractFile, FileResult, Profile } from '../core';
+
+/** What a worker is asked: the options without the compiled contracts, which it builds from their sources. */
+export interface CheckJob {
+  text: string;
+  options: Omit<CheckOptions, 'contracts' | 'keepModel'>;
+  contracts: ContractSources;
+}
+
+export interface ContractSources {
+  files: ContractFile[];
+  profile?: Profile;
+}
+
+export type CheckReply =
+  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; millis: number }
+  | { ok: false; error: string };
+
+export interface BackgroundResult {
+  result: FileResult;
+  independent: boolean;
+  /** Milliseconds the worker spent checking (without starting up and the copies). */
+  millis: number;
+}
+
+interface WorkerLike {
+  postMessage(message: unknown): void;
+  once(event: 'message', listener: (reply: CheckReply) => void): unknown;
+  once(event: 'error', listener: (err: Error) => void): unknown;
+  once(event: 'exit', listener: (code: number) => void): unknown;
+  terminate(): Promise<number>;
+}
+type WorkerConstructor = new (file: string, options?: { resourceLimits?: { maxOldGenerationSizeMb?: number } }) => WorkerLike;
+
+/** Node's Worker, or undefined in a browser worker (the web bundle defines the target as "web"). */
+function workerConstructor(): WorkerConstructor | undefined {
+  if (process.env.CONTRACT_GUARD_TARGET === 'web') return undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('node:worker_threads') as { Worker: WorkerConstructor }).Worker;
+  } catch {
+    return undefined;
+  }
+}
+
+export function abortError(): Error {
+  return Object.assign(new Error('the check was cancelled'), { name: 'AbortError' });
+}
+
+export class BackgroundChecks {
+  private readonly Worker: WorkerConstructor | undefined;
+  private readonly running = new Set<WorkerLike>();
+
+  /** `workerFile`: the bundled checkWorker.js; undefined where the extension is not on a local disk. */
+  constructor(private readonly workerFile: string | undefined) {
+    this.Worker = workerFile ? workerConstructor() : undefined;
+  }
+
+  get available(): boolean {
+    return this.Worker !== undefined;
+  }
+
+  /**
+   * Check `job` on a worker thread. Resolves with its result; rejects with an AbortError when `signal` aborts
+   * (the worker is terminated) and with the worker's one-line error otherwise. Undefined when no worker can run here.
+   */
+  check(job: CheckJob, signal?: AbortSignal): Promise<BackgroundResult> | undefined {
+    const Worker = this.Worker;
+    if (!Worker || !this.workerFile) return undefined;
+    if (signal?.aborted) return Promise.reject(abortError());
+    // a 2 GB heap bounds a runaway check without ever bounding a real trace (a 100 MB file peaks below 700 MB)
+    const worker = new Worker(this.workerFile, { resourceLimits: { maxOldGenerationSizeMb: 2048 } });
+    this.running.add(worker);
+    return new Promise<BackgroundResult>((resolve, reject) => {
+      let settled = false;
+      const finish = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        this.running.delete(worker);
+        void worker.terminate();
+        f();
+      };
+      const onAbort = () => finish(() => reject(abortError()));
+      signal?.addEventListener('abort', onAbort);
+      worker.once('message', (reply) => finish(() => (reply.ok ? resolve(reply) : reject(new Error(reply.error)))));
+      worker.once('error', (err) => finish(() => reject(new Error(`the background check failed: ${err.message}`))));
+      worker.once('exit', (code) => finish(() => reject(new Error(`the background check stopped (exit code ${code})`))));
+      worker.postMessage(job);
+    });
+  }
+
+  /** Stop every worker (the extension is deactivated). */
+  dispose(): void {
+    for (const w of this.running) void w.terminate();
+    this.running.clear();
+  }
+}
