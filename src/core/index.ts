@@ -1,6 +1,6 @@
 // The public face of the core: pure, no editor API, runs in Node, the extension host and a browser worker.
 export { checkBytes, type BytesResult } from './bytes';
-export { checkTextChunked, type ChunkOptions } from './chunked';
+export { checkTextChunked, yieldToLoop, type ChunkOptions } from './chunked';
 export { checkText, TraceChecker, type CheckOptions, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
 export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
 export { emptyContracts, type ContractSet, type ToolContract } from './contracts/types';

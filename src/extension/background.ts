@@ -35,6 +35,7 @@ interface WorkerLike {
   once(event: 'message', listener: (reply: CheckReply) => void): unknown;
   once(event: 'error', listener: (err: Error) => void): unknown;
   once(event: 'exit', listener: (code: number) => void): unknown;
+  once(event: 'online', listener: () => void): unknown;
   terminate(): Promise<number>;
 }
 type WorkerConstructor = new (file: string, options?: { resourceLimits?: { maxOldGenerationSizeMb?: number } }) => WorkerLike;
@@ -93,7 +94,10 @@ export class BackgroundChecks {
       worker.once('message', (reply) => finish(() => (reply.ok ? resolve(reply) : reject(new Error(reply.error)))));
       worker.once('error', (err) => finish(() => reject(new Error(`the background check failed: ${err.message}`))));
       worker.once('exit', (code) => finish(() => reject(new Error(`the background check stopped (exit code ${code})`))));
-      worker.postMessage(job);
+      // posted once the thread runs: copying the text then is a host task of its own, not part of the spawn's
+      worker.once('online', () => {
+        if (!settled) worker.postMessage(job);
+      });
     });
   }
 

@@ -73,10 +73,9 @@ export function withWorkspaceConfig(settings: Settings): Settings {
   return out;
 }
 
-/** Whether the workspace baseline accepts a finding of the trace at `uri` (the editor shows it as a hint). */
-export function isBaselined(uri: vscode.Uri, finding: { fingerprint?: string }): boolean {
-  if (!current.baseline || !finding.fingerprint) return false;
-  return current.baseline.get(vscode.workspace.asRelativePath(uri, false))?.has(finding.fingerprint) === true;
+/** The fingerprints the workspace baseline accepts for the trace at `uri` (the editor shows those as hints). */
+export function baselineOf(uri: vscode.Uri): ReadonlySet<string> | undefined {
+  return current.baseline?.get(vscode.workspace.asRelativePath(uri, false));
 }
 
 /** The config as read, for checks that take its options directly (packs, maxValueLength, ignore), with the

@@ -6,7 +6,7 @@ import { loadContracts, type ContractFinding, type ContractSet } from '../core';
 import type { ContractSources } from './background';
 import { decode, LineIndex, rangeOf } from './lines';
 import { excludeGlob, globOf, readSettings } from './settings';
-import { toDiagnostic, type SeverityMap } from './convert';
+import { toDiagnostics, type SeverityMap } from './convert';
 
 export type Contracts = ContractSet;
 
@@ -148,17 +148,18 @@ export class ContractStore implements vscode.Disposable {
   publish(): void {
     this.collection.clear();
     const severity = this.severity();
-    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const byFile = new Map<ContractFile, ContractFinding['finding'][]>();
     for (const { path, finding } of this.findings) {
       const file = this.byPath.get(path);
       if (!file) continue;
-      const d = toDiagnostic(finding, file.uri, this.positioner(file), severity, (p, span) => this.locate(p, span));
-      if (!d) continue;
-      const list = byFile.get(file.uri.toString()) ?? [];
-      list.push(d);
-      byFile.set(file.uri.toString(), list);
+      const list = byFile.get(file) ?? [];
+      list.push(finding);
+      byFile.set(file, list);
     }
-    for (const [uri, list] of byFile) this.collection.set(vscode.Uri.parse(uri), list);
+    for (const [file, findings] of byFile) {
+      const list = toDiagnostics(findings, file.uri, this.positioner(file), severity, (p, span) => this.locate(p, span));
+      if (list.length) this.collection.set(file.uri, list);
+    }
   }
 
   private positioner(file: ContractFile) {

@@ -2,9 +2,9 @@
 // published only if it is still the newest for that document), cleared on close. A document is a trace when a
 // format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
 import * as vscode from 'vscode';
-import { checkText, checkTextChunked, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
+import { checkText, checkTextChunked, yieldToLoop, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
-import { severityOf, toDiagnostic, type SeverityMap } from './convert';
+import { severityOf, toDiagnostics, type SeverityMap } from './convert';
 import { independentLine, isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
@@ -225,31 +225,33 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   /** A large trace checked on a worker thread; false when none can run here. */
   private checkInBackground(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): boolean {
+    if (!this.background.available || !this.contracts.sourcesOf(contracts)) return false;
     const key = doc.uri.toString();
     const generation = this.generations.get(key);
     const version = doc.version;
     const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
     const controller = new AbortController();
-    const started = Date.now();
-    const running = this.backgroundCheck(text, options, controller.signal);
-    if (!running) return false;
     this.inFlight.set(key, controller);
     this.running++;
-    running
-      .then(({ result, independent }) => {
+    const started = Date.now();
+    void (async () => {
+      try {
+        // getText of a large document was this task's work: the worker starts in the next one
+        await yieldToLoop();
+        if (controller.signal.aborted) return;
+        const { result, independent } = await this.backgroundCheck(text, options, controller.signal)!;
         if (stale()) return;
         this.publish(doc, { result, millis: Date.now() - started });
         if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
-      })
-      .catch((e: unknown) => {
+      } catch (e) {
         if (e instanceof Error && e.name === 'AbortError') return;
         console.error(`[Contract Guard] checking ${key} failed: ${e instanceof Error ? e.message : String(e)}`);
         if (!stale()) this.clear(doc.uri);
-      })
-      .finally(() => {
+      } finally {
         if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
         this.running--;
-      });
+      }
+    })();
     return true;
   }
 
@@ -338,11 +340,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       return;
     }
     const map = this.severity();
-    const diagnostics: vscode.Diagnostic[] = [];
-    for (const f of result.findings) {
-      const d = toDiagnostic(f, doc.uri, doc, map, (p, span) => this.contracts.locate(p, span));
-      if (d) diagnostics.push(d);
-    }
+    const diagnostics = toDiagnostics(result.findings, doc.uri, doc, map, (p, span) => this.contracts.locate(p, span));
     this.states.set(doc.uri.toString(), { ...state, version: doc.version, counts: countFindings(result.findings, map) });
     this.collection.set(doc.uri, diagnostics);
     this.changed.fire(doc.uri);

@@ -45,3 +45,8 @@ export function decode(bytes: Uint8Array): string {
   const text = decoder.decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
+
+/** A document's length in characters without joining its text (getText of a 20 MB document costs tens of ms). */
+export function documentLength(doc: vscode.TextDocument): number {
+  return doc.offsetAt(doc.lineAt(doc.lineCount - 1).range.end);
+}

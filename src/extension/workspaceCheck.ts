@@ -3,7 +3,7 @@
 // diagnostics published, with a cancellable progress notification and a summary at the end.
 import * as vscode from 'vscode';
 import type { ContractStore } from './contracts';
-import { toDiagnostic, type SeverityMap } from './convert';
+import { toDiagnostics, type SeverityMap } from './convert';
 import { BACKGROUND_CHECK_SIZE, checkOptions, countFindings, runCheck, type CheckResult, type TraceDiagnostics } from './diagnostics';
 import { decode, LineIndex } from './lines';
 import { excludeGlob, globOf, readSettings } from './settings';
@@ -118,11 +118,7 @@ export async function checkWorkspace(
           continue;
         }
         const at = doc ?? new LineIndex(text);
-        const diagnostics: vscode.Diagnostic[] = [];
-        for (const f of result.findings) {
-          const d = toDiagnostic(f, uri, at, map, (p, span) => contracts.locate(p, span));
-          if (d) diagnostics.push(d);
-        }
+        const diagnostics = toDiagnostics(result.findings, uri, at, map, (p, span) => contracts.locate(p, span));
         collection.set(uri, diagnostics);
         const counts = countFindings(result.findings, map);
         summary.traces++;
