@@ -8,6 +8,7 @@ import { BackgroundChecks } from './background';
 import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
 import { registerInfer } from './infer';
+import { registerEvalView } from './evalView';
 import { registerWorkspaceConfig } from './config';
 import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
@@ -27,6 +28,9 @@ export interface ContractGuardApi {
   lastCheck(uri: vscode.Uri): { millis: number; incremental?: { checked: number; lines: number }; lineIndependent: boolean } | undefined;
   /** Check an open document whole, now (for tests and benchmarks). */
   recheck(uri: vscode.Uri): void;
+  /** Fires right after a trace's diagnostics were published or cleared (in step with them, unlike VS Code's
+   *  debounced onDidChangeDiagnostics). */
+  onDidCheck: vscode.Event<vscode.Uri>;
   /** The status bar item's text, or undefined when it is hidden. */
   statusText(): string | undefined;
   /** Frozen fixtures: freeze a call, replay the fixtures, the Test Explorer controller. */
@@ -86,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const ready = configRead.then(() => contracts.rewatch()).then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
+  registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange });
   const settled = async () => {
     await ready;
     for (;;) {
@@ -97,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   return {
     ready,
     settled,
+    onDidCheck: live.onDidCheck,
     fixtures,
     table,
     checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),

@@ -19,7 +19,7 @@ export interface Settings {
 export const DEFAULTS: Settings = {
   enable: true,
   contracts: ['**/*.contract.json', '**/*.contract.jsonc', '**/contracts/**/*.json'],
-  traces: ['**/*.jsonl', '**/*.trace.json', '**/traces/**/*.json'],
+  traces: ['**/*.jsonl', '**/*.trace.json', '**/traces/**/*.json', '**/*.eval'],
   profile: 'strict',
   severity: {},
   fixturesFolder: 'fixtures/frozen',

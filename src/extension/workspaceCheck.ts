@@ -6,6 +6,7 @@ import type { ContractStore } from './contracts';
 import { toDiagnostics, type SeverityMap } from './convert';
 import { BACKGROUND_CHECK_SIZE, checkOptions, countFindings, runCheck, type CheckResult, type TraceDiagnostics } from './diagnostics';
 import { decode, LineIndex } from './lines';
+import { evalViewUri, isEvalFile, readEval } from './evalView';
 import { excludeGlob, globOf, readSettings } from './settings';
 
 export interface WorkspaceSummary {
@@ -65,6 +66,8 @@ export async function checkWorkspace(
         let text: Promise<string | undefined>;
         if (doc) text = Promise.resolve(live.isCandidate(doc) ? doc.getText() : undefined);
         else if (contracts.file(vscode.workspace.asRelativePath(uri))) text = Promise.resolve(undefined); // a contract, not a trace
+        // an Inspect AI .eval (a zip): the JSON its members make, which its read-only JSON view shows
+        else if (isEvalFile(uri)) text = readEval(uri).then((r) => ('text' in r ? r.text : undefined));
         else text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(decode, () => undefined);
         reads.set(j, text);
       };
@@ -98,10 +101,12 @@ export async function checkWorkspace(
           lastYield = Date.now();
         }
         if (text === undefined) continue;
-        const doc = open.get(uri.toString());
+        // findings of an .eval are shown on its JSON view (their positions refer to that text)
+        const target = isEvalFile(uri) ? evalViewUri(uri) : uri;
+        const doc = open.get(target.toString());
         let result: CheckResult;
         try {
-          result = await checkOne(text, uri);
+          result = await checkOne(text, target);
         } catch (e) {
           if (e instanceof Error && e.name === 'AbortError') {
             summary.cancelled = true;
@@ -114,12 +119,12 @@ export async function checkWorkspace(
         }
         if (result.format === undefined) {
           summary.skipped++;
-          collection.delete(uri);
+          collection.delete(target);
           continue;
         }
         const at = doc ?? new LineIndex(text);
-        const diagnostics = toDiagnostics(result.findings, uri, at, map, (p, span) => contracts.locate(p, span));
-        collection.set(uri, diagnostics);
+        const diagnostics = toDiagnostics(result.findings, target, at, map, (p, span) => contracts.locate(p, span));
+        collection.set(target, diagnostics);
         const counts = countFindings(result.findings, map);
         summary.traces++;
         summary.calls += result.calls;
@@ -130,7 +135,7 @@ export async function checkWorkspace(
           // the first of the most severe problems, in file order
           const d = diagnostics.reduce((a, b) => (b.severity < a.severity || (b.severity === a.severity && b.range.start.isBefore(a.range.start)) ? b : a));
           if (!first || d.severity < firstSeverity) {
-            first = { uri: uri.toString(), line: d.range.start.line, character: d.range.start.character };
+            first = { uri: target.toString(), line: d.range.start.line, character: d.range.start.character };
             firstSeverity = d.severity;
           }
         }

@@ -138,4 +138,35 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.ok(done < 400, `stopped early (${done} traces checked)`);
   await page.waitForTimeout(600); // let the toast finish fading in
   await screenshot('08-workspace-check-cancelled');
+
+  // 7. an Inspect AI .eval (a zip) opens as its calls page; a tool's link opens the read-only JSON view at the call
+  const { strToU8, zipSync } = require('fflate');
+  const evalSample = (id, weekday) => ({ id, epoch: 1, messages: [
+    { role: 'user', content: 'When is the Killam library open on Monday?' },
+    { role: 'assistant', content: 'Checking.', tool_calls: [{ id: `call_${id}`, function: 'get_hours', arguments: { building: 'Killam', weekday } }] },
+    { role: 'tool', tool_call_id: `call_${id}`, function: 'get_hours', content: '08:00-22:00' },
+  ] });
+  fs.mkdirSync(path.join(workspace, 'evals'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'evals', 'hours.eval'), zipSync({
+    'header.json': strToU8(JSON.stringify({ version: 2, status: 'success', eval: { task: 'hours', model: 'mockllm/model' } })),
+    'samples/1_epoch_1.json': strToU8(JSON.stringify(evalSample(1, '1'), null, 2)),
+    'samples/2_epoch_1.json': strToU8(JSON.stringify(evalSample(2, 1), null, 2)),
+  }));
+  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear').first().click({ timeout: 1000 }).catch(() => undefined);
+  // from the explorer, as a person opens it (quick open's file index has not seen the new file yet)
+  await page.locator('.explorer-folders-view .monaco-list-row:has-text("evals")').first().click();
+  await page.locator('.explorer-folders-view .monaco-list-row:has-text("hours.eval")').first().click();
+  const calls = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame').locator('table tbody tr');
+  await calls.first().waitFor({ state: 'visible', timeout: 20000 });
+  const callRows = (await calls.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  log(`eval calls page: ${callRows.join(' | ')}`);
+  assert.strictEqual(callRows.length, 2);
+  assert.match(callRows[0], /^1#1 1 get_hours \{"building": "Killam", "weekday": "1"\} type-drift$/);
+  assert.match(callRows[1], /^2#1 1 get_hours \{"building": "Killam", "weekday": 1\} ok$/);
+  await screenshot('09-eval-calls-page');
+  await calls.first().locator('a').click();
+  await page.locator('.tab.active:has-text("hours.eval.json")').waitFor({ state: 'visible', timeout: 20000 });
+  await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 20000 });
+  log(`eval JSON view: ${await page.locator('.statusbar-item[id="status.editor.selection"]').innerText()}`);
+  await screenshot('10-eval-json-view');
 };

@@ -18,6 +18,7 @@ export function run(): Promise<void> {
   require('./large.test');
   require('./fixtures.test');
   require('./adoption.test');
+  require('./eval.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
