@@ -31,6 +31,8 @@ export interface CheckOptions {
   maxValueLength?: number;
   /** Keep the sessions (with their sources) in the result, for views that show calls (the decision table). */
   keepModel?: boolean;
+  /** Called with each session once it is checked (its index is the `session` of its findings), model kept or not. */
+  onSession?: (checked: CheckedSession, index: number) => void;
 }
 
 export interface CheckedSession {
@@ -239,6 +241,7 @@ export class TraceChecker {
       this.addParseError(start, start + 1, 'nested too deeply to check');
     }
     if (this.options.keepModel) this.model.push({ format, session });
+    this.options.onSession?.({ format, session }, index);
   }
 
   private emit(p: PendingFinding, session: number): void {
