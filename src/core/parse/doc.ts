@@ -2,7 +2,7 @@
 // JSON (OpenAI's string-encoded `arguments`). Values come from JSON.parse (the fast path); source spans and
 // number lexemes are recovered lazily, by walking the text to the node, only for nodes that have findings.
 import type { Span } from '../model';
-import { escapeMap } from './escapes';
+import { sourceOffset } from './escapes';
 import { locate, newLocateCache, type LocateCache, type Located } from './locate';
 
 export type JsonPath = (string | number)[];
@@ -36,25 +36,14 @@ export function embeddedDoc(parent: Doc, path: JsonPath, decoded: string, skip: 
   return { text, base: 0, value, parent: { doc: parent, path, skip } };
 }
 
-// Several findings often point into the same doc (and every finding inside string-encoded arguments needs the
-// string that holds them): remember what was located, per doc.
-const located = new WeakMap<Doc, Map<string, Located | undefined>>();
-// Where earlier walks of a doc's text got to, so that many nodes of one large document are located in one pass.
+// Where earlier walks of a doc's text got to (the last path, big objects and arrays), so that the findings of one
+// doc (and every finding inside string-encoded arguments needs the string that holds them) resume, not rescan.
 const walks = new WeakMap<Doc, LocateCache>();
 
 function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
-  let memo = located.get(doc);
-  if (!memo) {
-    memo = new Map();
-    located.set(doc, memo);
-  }
-  const key = path.join('\u0000');
-  if (memo.has(key)) return memo.get(key);
   let cache = walks.get(doc);
   if (!cache) walks.set(doc, (cache = newLocateCache()));
-  const node = locate(doc.text, path, cache);
-  memo.set(key, node);
-  return node;
+  return locate(doc.text, path, cache);
 }
 
 /** Map a [start, end) range of a doc's text to absolute file offsets, through every string it was decoded from. */
@@ -63,9 +52,8 @@ function toFile(doc: Doc, start: number, end: number): Span {
   if (!p) return { start: doc.base + start, end: doc.base + end };
   const holder = nodeAt(p.doc, p.path);
   if (!holder) return toFile(p.doc, 0, 0);
-  const map = escapeMap(p.doc.text, holder.start, holder.end);
-  const at = (i: number) => holder.start + map[Math.min(i + p.skip, map.length - 1)];
-  return toFile(p.doc, at(start), at(end));
+  const text = p.doc.text;
+  return toFile(p.doc, holder.start + sourceOffset(text, holder.start, holder.end, start + p.skip), holder.start + sourceOffset(text, holder.start, holder.end, end + p.skip));
 }
 
 /** The absolute span of an anchor: one token (the value, or the key). */

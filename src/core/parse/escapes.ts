@@ -23,3 +23,19 @@ export function escapeMap(text: string, start = 0, end = text.length): Int32Arra
   if (recent.length > 4) recent.pop();
   return map;
 }
+
+/** Past this length a literal's offset map is built (and kept among the recent ones) instead of walking to each
+ *  offset: thousands of findings inside one long string cost one walk. */
+const WALK_MAX = 1024;
+
+/** escapeMap(text, start, end)[min(i, decoded length)], without building the map for a short literal. */
+export function sourceOffset(text: string, start: number, end: number, i: number): number {
+  if (end - start > WALK_MAX) {
+    const map = escapeMap(text, start, end);
+    return map[Math.min(i, map.length - 1)];
+  }
+  let p = text.charCodeAt(start) === 34 ? start + 1 : start;
+  const stop = end - start > 1 && text.charCodeAt(end - 1) === 34 ? end - 1 : end;
+  for (let k = 0; k < i && p < stop; k++) p += text.charCodeAt(p) === 92 ? (text.charCodeAt(p + 1) === 117 ? 6 : 2) : 1;
+  return (p < stop ? p : stop) - start;
+}

@@ -1,6 +1,6 @@
 // Finding the source position of one node of a JSON text without building a tree: walk down the path, skipping
 // every other value with native string searches. Much cheaper than a full parse, and iterative, so nesting depth
-// cannot overflow the stack. Used only for nodes that have findings.
+// cannot overflow the stack. Used only for nodes that have findings. The text is one that JSON.parse accepted.
 import type { JsonPath } from './doc';
 
 export interface Located {
@@ -55,15 +55,22 @@ function keyOf(text: string, start: number, end: number): string {
   return raw.includes('\\') ? (JSON.parse(text.slice(start, end)) as string) : raw;
 }
 
-/** What earlier walks of the same text learned: where the value at a path prefix starts, and where the elements of
- *  an array start (as far as they were skipped). With it, locating many nodes of one large document (an OTLP
- *  export, an Inspect log) resumes from the nearest known place instead of rescanning from the start. */
-export interface LocateCache {
-  starts: Map<string, number>;
-  elements: Map<string, number[]>;
-  /** The members of an object (last of duplicate keys), once it was scanned: thousands of findings on the keys of
-   *  one object (every key extra) cost one scan, not one each. */
-  members?: Map<string, Map<string, Member>>;
+/** Whether the key literal text[ks, ke) decodes to `key`, without slicing it out. */
+function keyIs(text: string, ks: number, ke: number, key: string): boolean {
+  const n = ke - ks - 2;
+  if (n < key.length) return false; // escapes only make a literal longer than its value
+  if (n === key.length && text.startsWith(key, ks + 1)) return key.indexOf('\\') === -1 || keyOf(text, ks, ke) === key;
+  for (let i = ks + 1; i < ke - 1; i++) if (text.charCodeAt(i) === 92) return keyOf(text, ks, ke) === key;
+  return false;
+}
+
+// A key with none of these characters can only be written as itself or with \u escapes.
+const LITERAL_ONLY = /^[^"\\/\u0000-\u001f]*$/;
+
+/** True when no member after `from` can repeat `key`: its literal does not occur again and no \u escape could
+ *  spell it. (JSON.parse keeps the last of duplicate keys; this spares skipping the rest of a large object.) */
+function noLaterDuplicate(text: string, from: number, key: string): boolean {
+  return LITERAL_ONLY.test(key) && text.indexOf('"' + key + '"', from) === -1 && text.indexOf('\\u', from) === -1;
 }
 
 interface Member {
@@ -72,107 +79,175 @@ interface Member {
   ke: number;
 }
 
-export function newLocateCache(): LocateCache {
-  return { starts: new Map(), elements: new Map(), members: new Map() };
-}
-
 /** All members of the object whose '{' is at `open`, or undefined when the text is not well formed there. */
 function membersOf(text: string, open: number): Map<string, Member> | undefined {
   const out = new Map<string, Member>();
   let pos = skipWs(text, open + 1);
-  while (pos < text.length && text[pos] === '"') {
+  while (pos < text.length && text.charCodeAt(pos) === 34) {
     const ks = pos;
     const ke = skipString(text, pos);
     pos = skipWs(text, ke);
-    if (text[pos] !== ':') return undefined;
+    if (text.charCodeAt(pos) !== 58) return undefined;
     const valueStart = skipWs(text, pos + 1);
     out.set(keyOf(text, ks, ke), { value: valueStart, ks, ke });
     pos = skipWs(text, skipValue(text, valueStart));
-    if (text[pos] !== ',') break;
+    if (text.charCodeAt(pos) !== 44) break;
     pos = skipWs(text, pos + 1);
   }
   return out;
 }
 
-export function locate(text: string, path: JsonPath, cache?: LocateCache): Located | undefined {
-  const keys: string[] = [''];
-  for (let i = 0; i < path.length; i++) keys.push(keys[i] + '\u0000' + String(path[i]));
-  // Resume from the longest known proper prefix (the last segment is always walked, for its key span).
+/** Past this many members of one object (or elements of one array) skipped in a walk, the object's members (the
+ *  array's element starts) are kept: thousands of findings on the keys of one object cost one scan, not one each. */
+const MANY = 32;
+/** In texts longer than this (a whole OTLP export, an Inspect log), every object and array walked is kept. */
+const LARGE = 16384;
+
+/** What earlier walks of the same text learned. The last walk: where the value of each prefix of its path starts
+ *  (and its key, for a property), so the next walk resumes from the longest shared prefix; the root member found
+ *  last; the element starts of arrays (as far as they were skipped) and the members of objects with many, by the
+ *  offset of their opening bracket. */
+export interface LocateCache {
+  path?: JsonPath;
+  /** How many prefixes of `path` (from the empty one) have a known start. */
+  reached: number;
+  starts: number[];
+  keyStarts: number[];
+  keyEnds: number[];
+  result?: Located;
+  /** The last member of the root object found, and where its value and key are. */
+  rootKey?: string;
+  rootValue: number;
+  rootKeyStart: number;
+  rootKeyEnd: number;
+  members?: Map<number, Map<string, Member>>;
+  elements?: Map<number, number[]>;
+}
+
+export function newLocateCache(): LocateCache {
+  return { reached: 0, starts: [], keyStarts: [], keyEnds: [], rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0 };
+}
+
+export function locate(text: string, path: JsonPath, cache: LocateCache = newLocateCache()): Located | undefined {
+  const last = cache.path;
   let from = 0;
-  let pos = skipWs(text, 0);
-  if (cache) {
-    for (let l = path.length - 1; l > 0; l--) {
-      const known = cache.starts.get(keys[l]);
-      if (known !== undefined) {
-        from = l;
-        pos = known;
-        break;
-      }
-    }
+  if (last !== undefined) {
+    const n = Math.min(last.length, path.length, cache.reached - 1);
+    while (from < n && last[from] === path[from]) from++;
+    if (from === path.length && path.length === last.length) return cache.result;
   }
-  let keyStart: number | undefined;
-  let keyEnd: number | undefined;
+  const starts = cache.starts;
+  const keyStarts = cache.keyStarts;
+  const keyEnds = cache.keyEnds;
+  if (from === 0) {
+    starts[0] = skipWs(text, 0);
+    keyStarts[0] = keyEnds[0] = -1;
+  }
+  cache.path = path;
+  cache.reached = from + 1;
+  cache.result = undefined;
+  const large = text.length > LARGE;
+  let pos = starts[from];
   for (let depth = from; depth < path.length; depth++) {
     const seg = path[depth];
-    const open = text[pos];
+    const open = text.charCodeAt(pos);
+    let ks = -1;
+    let ke = -1;
     if (typeof seg === 'number') {
-      if (open !== '[') return undefined;
-      let els = cache?.elements.get(keys[depth]);
-      if (!els) {
-        els = [skipWs(text, pos + 1)];
-        cache?.elements.set(keys[depth], els);
+      if (open !== 91) return undefined;
+      let els = cache.elements?.get(pos);
+      let i: number;
+      if (els !== undefined) {
+        i = Math.min(seg, els.length - 1);
+        pos = els[i];
+      } else {
+        const first = skipWs(text, pos + 1);
+        if (seg > 0) {
+          els = [first];
+          (cache.elements ??= new Map()).set(pos, els);
+        }
+        i = 0;
+        pos = first;
       }
-      if (text[els[0]] === ']') return undefined;
-      let i = Math.min(seg, els.length - 1);
-      pos = els[i];
+      if (text.charCodeAt(pos) === 93) return undefined;
       for (; i < seg; i++) {
         pos = skipWs(text, skipValue(text, pos));
-        if (text[pos] !== ',') return undefined;
+        if (text.charCodeAt(pos) !== 44) return undefined;
         pos = skipWs(text, pos + 1);
-        if (text[pos] === ']') return undefined;
-        els.push(pos);
+        if (text.charCodeAt(pos) === 93) return undefined;
+        if (els !== undefined && els.length === i + 1) els.push(pos);
       }
-      if (text[pos] === ']' || pos >= text.length) return undefined;
-      keyStart = keyEnd = undefined;
-      cache?.starts.set(keys[depth + 1], pos);
-      continue;
-    }
-    if (open !== '{') return undefined;
-    // JSON.parse keeps the last of duplicate keys, so the last match is the node whose value we checked.
-    let found: Member | undefined;
-    if (cache?.members) {
-      let members = cache.members.get(keys[depth]);
-      if (!members) {
+      if (pos >= text.length || text.charCodeAt(pos) === 93) return undefined;
+    } else {
+      if (open !== 123) return undefined;
+      let members = cache.members?.get(pos);
+      let found: Member | undefined;
+      let value = -1;
+      if (depth === 0 && cache.rootKey === seg) {
+        pos = cache.rootValue;
+        starts[1] = pos;
+        keyStarts[1] = cache.rootKeyStart;
+        keyEnds[1] = cache.rootKeyEnd;
+        cache.reached = 2;
+        continue;
+      }
+      if (members === undefined && large) {
         members = membersOf(text, pos);
         if (!members) return undefined;
-        cache.members.set(keys[depth], members);
+        (cache.members ??= new Map()).set(pos, members);
       }
-      found = members.get(String(seg));
-      if (!found) return undefined;
-      pos = found.value;
-      keyStart = found.ks;
-      keyEnd = found.ke;
-      cache.starts.set(keys[depth + 1], pos);
-      continue;
+      if (members === undefined) {
+        // Walk the members (at the root, stop at the key unless a later member may repeat it: the root object
+        // ends with the text, so the native search costs less than skipping the rest).
+        let p = skipWs(text, pos + 1);
+        let count = 0;
+        while (p < text.length && text.charCodeAt(p) === 34) {
+          const s = p;
+          const e = skipString(text, p);
+          p = skipWs(text, e);
+          if (text.charCodeAt(p) !== 58) return undefined;
+          const valueStart = skipWs(text, p + 1);
+          if (keyIs(text, s, e, seg)) {
+            value = valueStart;
+            ks = s;
+            ke = e;
+            if (depth === 0 && noLaterDuplicate(text, valueStart, seg)) break;
+          }
+          if (++count > MANY) {
+            members = membersOf(text, pos);
+            if (!members) return undefined;
+            (cache.members ??= new Map()).set(pos, members);
+            break;
+          }
+          p = skipWs(text, skipValue(text, valueStart));
+          if (text.charCodeAt(p) !== 44) break;
+          p = skipWs(text, p + 1);
+        }
+      }
+      if (members !== undefined) {
+        found = members.get(seg);
+        if (!found) return undefined;
+        value = found.value;
+        ks = found.ks;
+        ke = found.ke;
+      }
+      if (value < 0) return undefined;
+      if (depth === 0) {
+        cache.rootKey = seg;
+        cache.rootValue = value;
+        cache.rootKeyStart = ks;
+        cache.rootKeyEnd = ke;
+      }
+      pos = value;
     }
-    pos = skipWs(text, pos + 1);
-    while (pos < text.length && text[pos] === '"') {
-      const ks = pos;
-      const ke = skipString(text, pos);
-      pos = skipWs(text, ke);
-      if (text[pos] !== ':') return undefined;
-      const valueStart = skipWs(text, pos + 1);
-      if (keyOf(text, ks, ke) === seg) found = { value: valueStart, ks, ke };
-      pos = skipWs(text, skipValue(text, valueStart));
-      if (text[pos] !== ',') break;
-      pos = skipWs(text, pos + 1);
-    }
-    if (!found) return undefined;
-    pos = found.value;
-    keyStart = found.ks;
-    keyEnd = found.ke;
-    cache?.starts.set(keys[depth + 1], pos);
+    starts[depth + 1] = pos;
+    keyStarts[depth + 1] = ks;
+    keyEnds[depth + 1] = ke;
+    cache.reached = depth + 2;
   }
   if (pos >= text.length) return undefined;
-  return { start: pos, end: skipValue(text, pos), keyStart, keyEnd };
+  const ks = keyStarts[path.length];
+  const result: Located = ks >= 0 ? { start: pos, end: skipValue(text, pos), keyStart: ks, keyEnd: keyEnds[path.length] } : { start: pos, end: skipValue(text, pos), keyStart: undefined, keyEnd: undefined };
+  cache.result = result;
+  return result;
 }
