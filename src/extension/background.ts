@@ -6,6 +6,7 @@
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
 import type { CheckOptions, ContractFile, FileResult, Profile } from '../core';
+import type { CallMark } from './callMarks';
 
 /** What a worker is asked: the options without the compiled contracts, which it builds from their sources. */
 export interface CheckJob {
@@ -20,12 +21,14 @@ export interface ContractSources {
 }
 
 export type CheckReply =
-  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; millis: number }
+  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; millis: number }
   | { ok: false; error: string };
 
 export interface BackgroundResult {
   result: FileResult;
   independent: boolean;
+  /** Where the first calls start (the model stays on the worker): for the lenses above them. */
+  marks: CallMark[];
   /** Milliseconds the worker spent checking (without starting up and the copies). */
   millis: number;
 }

@@ -1,18 +1,21 @@
 // The body of a background check thread (see background.ts): one job in, one reply out, then the thread is
 // ended by the host. No `vscode` import, and nothing here can throw past the reply.
 import { parentPort } from 'node:worker_threads';
-import { checkTextChunked, loadContracts } from '../core';
+import { checkTextChunked, loadContracts, type CheckedSession } from '../core';
 import type { CheckJob, CheckReply } from './background';
 import { independentLine } from './incremental';
+import { CallMarks } from './callMarks';
 
 parentPort?.once('message', (job: CheckJob) => {
   const started = Date.now();
   const { contracts } = loadContracts(job.contracts.files, job.contracts.profile);
   let independent = true;
+  const marks = new CallMarks();
   // the chunked checker reads JSONL line by line and hands each line over: whether all are units of their own is
   // learnt on the way (its yields cost nothing here, and keep the thread answering terminate at once)
-  checkTextChunked(job.text, { ...job.options, contracts, keepModel: false }, { sliceMs: 50, onLine: (text) => (independent &&= independentLine(text)) })
-    .then((result) => reply({ ok: true, result, independent, millis: Date.now() - started }))
+  const options = { ...job.options, contracts, keepModel: false, onSession: (checked: CheckedSession, index: number) => marks.add(checked, index) };
+  checkTextChunked(job.text, options, { sliceMs: 50, onLine: (text) => (independent &&= independentLine(text)) })
+    .then((result) => reply({ ok: true, result, independent, marks: marks.marks, millis: Date.now() - started }))
     .catch((e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }));
 });
 

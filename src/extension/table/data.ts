@@ -6,13 +6,14 @@ import type { ContractSet, FileResult, Profile } from '../../core';
 import { FIXTURE_SUFFIX } from '../../core/fixtures';
 import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
 import { runCheck } from '../diagnostics';
+import type { CallMark } from '../callMarks';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
 import type { Item, TableMeta } from '../../webview/protocol';
 import { GATES } from '../../core/report/decision-table';
 
 export interface LiveModel {
-  state(uri: vscode.Uri): { version: number; result: FileResult } | undefined;
+  state(uri: vscode.Uri): { version: number; result: FileResult; marks?: readonly CallMark[] } | undefined;
 }
 
 const decoder = new TextDecoder();

@@ -2,10 +2,11 @@
 // trace files, a "Decision table" CodeLens above each turn), one webview panel per trace (reused), restored after a
 // reload by a WebviewPanelSerializer, following edits, contract and fixture changes. One entry: registerDecisionTable.
 import * as vscode from 'vscode';
-import type { ContractSet, FileResult } from '../../core';
-import { spanOf } from '../../core';
+import type { ContractSet } from '../../core';
 import { readSettings } from '../settings';
 import { FixtureCache, type LiveModel } from './data';
+import { callMarks, type CallMark } from '../callMarks';
+import { LazyLens, resolveLens } from '../lenses';
 import { isPageState, TablePanel, VIEW_TYPE } from './panel';
 
 export const SHOW_TABLE_COMMAND = 'contractGuard.showDecisionTable';
@@ -39,18 +40,24 @@ class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     if (!readSettings(doc.uri).codeLens) return [];
     const state = this.live.state(doc.uri);
-    if (!state || state.version !== doc.version || !state.result.model) return [];
-    return turnStarts(state.result)
+    if (!state || state.version !== doc.version) return [];
+    const marks = state.result.model ? callMarks(state.result.model, Infinity) : state.marks;
+    if (!marks) return [];
+    return turnStarts(marks)
       .slice(0, MAX_TURN_LENSES)
       .map((t) => {
         const at = doc.positionAt(t.offset);
-        return new vscode.CodeLens(new vscode.Range(at, at), {
+        return new LazyLens(new vscode.Range(at, at), () => ({
           command: SHOW_TABLE_COMMAND,
           title: `$(table) Decision table`,
           tooltip: `Turn ${t.turn}: which gates each of its ${t.calls} call${t.calls === 1 ? '' : 's'} passed`,
           arguments: [doc.uri, { session: t.session, turn: t.turn }],
-        });
+        }));
       });
+  }
+
+  resolveCodeLens(lens: vscode.CodeLens): vscode.CodeLens {
+    return resolveLens(lens);
   }
 
   dispose(): void {
@@ -59,19 +66,18 @@ class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
   }
 }
 
-function turnStarts(result: FileResult): { session: number; turn: number; offset: number; calls: number }[] {
+/** The first call of each turn (consecutive marks of one session and turn), with how many calls the turn holds. */
+function turnStarts(marks: readonly CallMark[]): { session: number; turn: number; offset: number; calls: number }[] {
   const out: { session: number; turn: number; offset: number; calls: number }[] = [];
-  (result.model ?? []).forEach((checked, s) => {
-    let last: (typeof out)[number] | undefined;
-    for (const call of checked.session.calls) {
-      if (last && last.turn === call.turn) {
-        last.calls++;
-        continue;
-      }
-      last = { session: s, turn: call.turn, offset: spanOf(call.at).start, calls: 1 };
-      out.push(last);
+  let last: (typeof out)[number] | undefined;
+  for (const m of marks) {
+    if (last && last.session === m.session && last.turn === m.turn) {
+      last.calls++;
+      continue;
     }
-  });
+    last = { session: m.session, turn: m.turn, offset: m.offset, calls: 1 };
+    out.push(last);
+  }
   return out;
 }
 

@@ -119,7 +119,7 @@ describe('frozen fixtures', () => {
 
   it('shows a CodeLens on each call, with its verdict', async () => {
     const editor = await openChecked(cg, HOURS);
-    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri, 1000);
     const ours = lenses.filter((l) => l.command?.command === 'contractGuard.freezeCall');
     assert.deepStrictEqual(ours.map((l) => `${l.range.start.line}: ${l.command!.title}`), [
       '0: $(beaker) Freeze get_hours as fixture (ok)',
@@ -140,7 +140,7 @@ describe('frozen fixtures', () => {
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), `${bad}\n`));
     await waitFor('an incremental check', () => cg.lastCheck(doc.uri)?.incremental?.lines === doc.lineCount);
     const flagged = await waitFor('the new line flagged', () => ours(doc.uri).find((d) => d.range.start.line === 1 && codeOf(d) === 'constraint'));
-    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri)).filter((l) => l.command?.command === 'contractGuard.freezeCall');
+    const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 1000)).filter((l) => l.command?.command === 'contractGuard.freezeCall');
     assert.strictEqual(lenses.length, cg.status(doc.uri)?.calls, 'a lens per call without a kept model');
     const onNew = lenses.find((l) => l.range.start.line === 1)!;
     assert.match(onNew.command!.title, /^\$\(beaker\) Freeze get_weather as fixture \(.*constraint.*\)$/);

@@ -84,6 +84,23 @@ describe('large traces', () => {
     assert.strictEqual(cg.status(uri)?.calls, whole.calls);
   }).timeout(120000);
 
+  it('keep their lenses when checked on the worker thread (call marks come back with the findings)', async () => {
+    const text = bigCalls(3);
+    const uri = wsUri('large/lenses.calls.jsonl');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    await waitFor('diagnostics on the 3 MB trace', () => ours(uri).length > 0, 60000);
+    await cg.settled();
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 5000);
+    const titles = lenses.map((l) => `${l.range.start.line} ${l.command?.title ?? ''}`);
+    const freeze = titles.filter((t) => / Freeze get_hours as fixture /.test(t));
+    assert.strictEqual(freeze.length, 500, 'one freeze lens per call, for the first 500 calls of a trace checked on the worker');
+    assert.ok(titles.includes('250 $(beaker) Freeze get_hours as fixture (type-drift)'), titles.slice(245, 255).join('\n'));
+    assert.ok(titles.includes('251 $(beaker) Freeze get_hours as fixture (ok)'));
+    assert.ok(titles.includes('0 $(table) Decision table'), 'the turn lens above the first call');
+  }).timeout(120000);
+
   it('drop a check overtaken by an edit: only the edited text’s result is published', async () => {
     const text = bigCalls(4);
     const uri = wsUri('large/edited.calls.jsonl');
