@@ -11,9 +11,12 @@ interface Seen {
   epoch: number;
 }
 
-// Sessions are checked one at a time: the two maps are reused (cleared) instead of made per session.
+// Sessions are checked one at a time: the two maps are reused instead of made per session (and cleared only
+// when something was put in them: clearing a map makes it a new table).
 const perName = new Map<string, number>();
 const seen = new Map<string, Seen>();
+/** Up to this many calls, "called again?" is a scan of the session's calls, cheaper than counting in a map. */
+const SCAN = 16;
 
 export const duplicateFingerprint: Check = {
   code: 'duplicate-fingerprint',
@@ -26,12 +29,19 @@ export const duplicateFingerprint: Check = {
     if (calls.length < 2) return;
     const pairing = pairingOf(ctx);
     // A tool called once in the session cannot repeat: only the others are fingerprinted.
-    perName.clear();
-    seen.clear();
-    for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
+    // (A session that threw half-way may have left entries behind.)
+    if (perName.size) perName.clear();
+    if (seen.size) seen.clear();
+    const counted = calls.length > SCAN;
+    if (counted) for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
+    const calledOnce = (call: (typeof calls)[number]): boolean => {
+      if (counted) return perName.get(call.name)! < 2;
+      for (const other of calls) if (other !== call && other.name === call.name) return false;
+      return true;
+    };
     let epoch = 0;
     for (const call of calls) {
-      if (perName.get(call.name)! < 2 || pairing.echoes.has(call)) {
+      if (calledOnce(call) || pairing.echoes.has(call)) {
         if (pairing.mutating(call)) epoch += changed(call) ? 1 : 0;
         continue;
       }
@@ -57,8 +67,8 @@ export const duplicateFingerprint: Check = {
       if (pairing.mutating(call) && changed(call)) epoch++;
       entry!.epoch = epoch;
     }
-    perName.clear();
-    seen.clear();
+    if (counted) perName.clear();
+    if (seen.size) seen.clear();
 
     /** A mutating call changed something unless its result failed (no result: it may have). */
     function changed(call: (typeof calls)[number]): boolean {
