@@ -31,6 +31,8 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   // the rendered line holding `"weekday": true` (view lines are not in DOM order, and CodeLenses that arrive
   // after the squiggles move the lines: measure again and retry when the first hover misses)
   const hover = page.locator('.monaco-hover-content:visible');
+  // the lenses above the calls come in (their titles resolved when shown) and push the lines down: wait for them
+  await page.waitForFunction(() => [...document.querySelectorAll('.monaco-editor .codelens-decoration')].filter((e) => /as fixture/.test(e.textContent ?? '')).length >= 6, null, { timeout: 20000 });
   for (let attempt = 1; ; attempt++) {
     const lineTop = await page.locator('.monaco-editor .view-line:has-text(\'"weekday": true\')').first().boundingBox();
     const boxes = [];
@@ -39,6 +41,11 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
       if (b) boxes.push(b);
     }
     const onLine3 = boxes.find((b) => Math.abs(b.y + b.height / 2 - (lineTop.y + lineTop.height / 2)) < lineTop.height / 2);
+    if (!onLine3 && attempt < 3) {
+      log(`no squiggle on the line of "weekday": true yet (attempt ${attempt}, ${boxes.length} squiggles), measuring again`);
+      await page.waitForTimeout(500);
+      continue;
+    }
     assert.ok(onLine3, `a squiggle on line 3 (${boxes.length} squiggles)`);
     await page.mouse.move(5, 5);
     await page.mouse.move(onLine3.x + onLine3.width / 2, onLine3.y + onLine3.height / 2, { steps: 3 });
