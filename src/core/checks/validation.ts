@@ -19,8 +19,9 @@ export function decodePointer(pointer: string, root: unknown): JsonPath {
   if (!pointer) return [];
   const out: JsonPath = [];
   let node: unknown = root;
+  const escaped = pointer.includes('~');
   for (const raw of pointer.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const seg = escaped ? raw.replace(/~1/g, '/').replace(/~0/g, '~') : raw;
     if (Array.isArray(node)) {
       const i = Number(seg);
       out.push(i);
