@@ -5,6 +5,7 @@
 // Matching counts: a baseline entry seen twice accepts two equal findings, a third is new.
 import { callFingerprint, hash64 } from './fingerprint';
 import type { ToolCall } from './model';
+import { RecentCache } from './recent';
 import type { Anchor, JsonPath } from './parse/doc';
 import type { ReportFile } from './report/model';
 
@@ -48,16 +49,16 @@ function placeInCall(at: Anchor, call: ToolCall): string {
 }
 
 /** The fingerprint of a finding: 16 hex digits. */
-// One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once.
-const callPrints = new WeakMap<ToolCall, string>();
+// One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once
+// while its findings are emitted (the last few calls are remembered).
+const callPrints = new RecentCache<ToolCall, string>(8);
+
+function printOf(c: ToolCall): string {
+  return callFingerprint(c.name, c.args, c.argumentsRaw);
+}
 
 function callPrint(c: ToolCall): string {
-  let fp = callPrints.get(c);
-  if (fp === undefined) {
-    fp = callFingerprint(c.name, c.args, c.argumentsRaw);
-    callPrints.set(c, fp);
-  }
-  return fp;
+  return callPrints.get(c, printOf);
 }
 
 export function findingFingerprint(p: { code: string; message: string; at?: Anchor; call?: ToolCall }): string {

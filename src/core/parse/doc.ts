@@ -3,7 +3,8 @@
 // number lexemes are recovered lazily, by walking the text to the node, only for nodes that have findings.
 import type { Span } from '../model';
 import { sourceOffset } from './escapes';
-import { locate, newLocateCache, type LocateCache, type Located } from './locate';
+import { RecentCache } from '../recent';
+import { LARGE_TEXT, locate, newLocateCache, type LocateCache, type Located } from './locate';
 
 export type JsonPath = (string | number)[];
 
@@ -38,11 +39,18 @@ export function embeddedDoc(parent: Doc, path: JsonPath, decoded: string, skip: 
 
 // Where earlier walks of a doc's text got to (the last path, big objects and arrays), so that the findings of one
 // doc (and every finding inside string-encoded arguments needs the string that holds them) resume, not rescan.
-const walks = new WeakMap<Doc, LocateCache>();
+// Small docs (a JSONL line, a call's arguments) keep theirs among the last few docs located: a WeakMap entry per
+// doc kept every walk alive through young-generation collections. Large docs (a whole export) keep theirs for
+// as long as they live: rebuilding their member maps would rescan the document.
+const recentWalks = new RecentCache<Doc, LocateCache>(8);
+const largeWalks = new WeakMap<Doc, LocateCache>();
 
 function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
-  let cache = walks.get(doc);
-  if (!cache) walks.set(doc, (cache = newLocateCache()));
+  let cache: LocateCache | undefined;
+  if (doc.text.length > LARGE_TEXT) {
+    cache = largeWalks.get(doc);
+    if (!cache) largeWalks.set(doc, (cache = newLocateCache()));
+  } else cache = recentWalks.get(doc, newLocateCache);
   return locate(doc.text, path, cache);
 }
 

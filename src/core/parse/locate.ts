@@ -101,7 +101,7 @@ function membersOf(text: string, open: number): Map<string, Member> | undefined 
  *  array's element starts) are kept: thousands of findings on the keys of one object cost one scan, not one each. */
 const MANY = 32;
 /** In texts longer than this (a whole OTLP export, an Inspect log), every object and array walked is kept. */
-const LARGE = 16384;
+export const LARGE_TEXT = 16384;
 
 /** What earlier walks of the same text learned. The last walk: where the value of each prefix of its path starts
  *  (and its key, for a property), so the next walk resumes from the longest shared prefix; the root member found
@@ -146,7 +146,7 @@ export function locate(text: string, path: JsonPath, cache: LocateCache = newLoc
   cache.path = path;
   cache.reached = from + 1;
   cache.result = undefined;
-  const large = text.length > LARGE;
+  const large = text.length > LARGE_TEXT;
   let pos = starts[from];
   for (let depth = from; depth < path.length; depth++) {
     const seg = path[depth];
