@@ -7,12 +7,15 @@
 // (checkWorker.ts) shares these types.
 import type { CheckOptions, ContractFile, FileResult, Profile } from '../core';
 import type { CallMark } from './callMarks';
+import type { DecisionTable, TableOptions } from '../core/report/decision-table';
 
 /** What a worker is asked: the options without the compiled contracts, which it builds from their sources. */
 export interface CheckJob {
   text: string;
-  options: Omit<CheckOptions, 'contracts' | 'keepModel'>;
+  options: Omit<CheckOptions, 'contracts' | 'keepModel' | 'onSession'>;
   contracts: ContractSources;
+  /** Build the decision table too, with these options (the contracts are the job's). */
+  table?: Omit<TableOptions, 'contracts'>;
 }
 
 export interface ContractSources {
@@ -21,7 +24,7 @@ export interface ContractSources {
 }
 
 export type CheckReply =
-  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; millis: number }
+  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; table?: DecisionTable; millis: number }
   | { ok: false; error: string };
 
 export interface BackgroundResult {
@@ -29,6 +32,8 @@ export interface BackgroundResult {
   independent: boolean;
   /** Where the first calls start (the model stays on the worker): for the lenses above them. */
   marks: CallMark[];
+  /** The decision table, when the job asked for it. */
+  table?: DecisionTable;
   /** Milliseconds the worker spent checking (without starting up and the copies). */
   millis: number;
 }

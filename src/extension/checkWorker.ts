@@ -5,6 +5,7 @@ import { checkTextChunked, loadContracts, type CheckedSession } from '../core';
 import type { CheckJob, CheckReply } from './background';
 import { independentLine } from './incremental';
 import { CallMarks } from './callMarks';
+import { buildDecisionTable } from '../core/report/decision-table';
 
 parentPort?.once('message', (job: CheckJob) => {
   const started = Date.now();
@@ -13,9 +14,13 @@ parentPort?.once('message', (job: CheckJob) => {
   const marks = new CallMarks();
   // the chunked checker reads JSONL line by line and hands each line over: whether all are units of their own is
   // learnt on the way (its yields cost nothing here, and keep the thread answering terminate at once)
-  const options = { ...job.options, contracts, keepModel: false, onSession: (checked: CheckedSession, index: number) => marks.add(checked, index) };
+  // the decision table needs the model, which stays on this thread: the table is built here and sent instead
+  const options = { ...job.options, contracts, keepModel: job.table !== undefined, onSession: (checked: CheckedSession, index: number) => marks.add(checked, index) };
   checkTextChunked(job.text, options, { sliceMs: 50, onLine: (text) => (independent &&= independentLine(text)) })
-    .then((result) => reply({ ok: true, result, independent, marks: marks.marks, millis: Date.now() - started }))
+    .then(({ model, ...result }) => {
+      const table = job.table && model ? buildDecisionTable({ ...result, model }, { ...job.table, contracts }) : undefined;
+      reply({ ok: true, result, independent, marks: marks.marks, table, millis: Date.now() - started });
+    })
     .catch((e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }));
 });
 

@@ -8,7 +8,7 @@ import { severityOf, toDiagnostics, type SeverityMap } from './convert';
 import { independentLine, isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
-import { BackgroundChecks, type BackgroundResult } from './background';
+import { BackgroundChecks, type BackgroundResult, type CheckJob } from './background';
 import type { CallMark } from './callMarks';
 
 export const DEBOUNCE_MS = 300;
@@ -220,11 +220,11 @@ export class TraceDiagnostics implements vscode.Disposable {
   }
 
   /** A whole check of a text on a worker thread (the model is not kept); undefined when none can run here. */
-  backgroundCheck(text: string, options: CheckOptions, signal?: AbortSignal): Promise<BackgroundResult> | undefined {
+  backgroundCheck(text: string, options: CheckOptions, signal?: AbortSignal, table?: CheckJob['table']): Promise<BackgroundResult> | undefined {
     const sources = options.contracts && this.contracts.sourcesOf(options.contracts);
     if (!sources) return undefined;
-    const { contracts: _compiled, keepModel: _model, ...plain } = options;
-    return this.background.check({ text, options: plain, contracts: sources }, signal);
+    const { contracts: _compiled, keepModel: _model, onSession: _each, ...plain } = options;
+    return this.background.check({ text, options: plain, contracts: sources, table }, signal);
   }
 
   /** A large trace checked on a worker thread; false when none can run here. */

@@ -1,11 +1,13 @@
-// The decision table of an open trace: the live check's model when it is current (else one check of the text),
-// the workspace contracts, and the fixtures folder's files replayed against those contracts (cached until a
-// fixture file or the contracts change).
+// The decision table of an open trace: the live check's model when it is current (else one check of the text, on
+// a worker thread when the text is large), the workspace contracts, and the fixtures folder's files replayed
+// against those contracts (cached until a fixture file or the contracts change).
 import * as vscode from 'vscode';
-import type { ContractSet, FileResult, Profile } from '../../core';
+import type { CheckOptions, ContractSet, FileResult, Profile } from '../../core';
 import { FIXTURE_SUFFIX } from '../../core/fixtures';
 import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
-import { runCheck } from '../diagnostics';
+import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck } from '../diagnostics';
+import { documentLength } from '../lines';
+import type { BackgroundResult, CheckJob } from '../background';
 import type { CallMark } from '../callMarks';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
@@ -14,6 +16,8 @@ import { GATES } from '../../core/report/decision-table';
 
 export interface LiveModel {
   state(uri: vscode.Uri): { version: number; result: FileResult; marks?: readonly CallMark[] } | undefined;
+  /** A whole check (and table) on a worker thread; absent or undefined where none can run. */
+  backgroundCheck?(text: string, options: CheckOptions, signal?: AbortSignal, table?: CheckJob['table']): Promise<BackgroundResult> | undefined;
 }
 
 const decoder = new TextDecoder();
@@ -87,14 +91,10 @@ export class FixtureCache implements vscode.Disposable {
   }
 }
 
-/** Check (or reuse the live check of) a document and build its table. */
+/** Check (or reuse the live check of) a document and build its table: on the worker thread when the document is
+ *  large and its live check kept no model here, so opening the table never holds the extension host for the check. */
 export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet, live: LiveModel, fixtures: FixtureCache, timings: Record<string, number> = {}, onFixtures?: () => void): Promise<DecisionTable> {
   let t = Date.now();
-  const state = live.state(doc.uri);
-  const reuse = !!state && state.version === doc.version && !!state.result.model;
-  const result = reuse ? state!.result : runCheck(doc.getText(), doc.uri, contracts, true);
-  timings[reuse ? 'reusedCheck' : 'check'] = Date.now() - t;
-  t = Date.now();
   const settings = readSettings(doc.uri);
   // Replaying the fixtures can take a while the first time: without them at hand, the table comes first (replay
   // gate pending) and `onFixtures` is called when they are ready, for a second build.
@@ -102,8 +102,23 @@ export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet,
   const fx = peek === 'pending' ? undefined : peek;
   if (peek === 'pending') void fixtures.replays(doc.uri, contracts).then(() => onFixtures?.(), () => undefined);
   timings.fixtures = Date.now() - t;
+  const tableOptions = { profile: settings.profile, volatileTools: settings.volatileTools, fixtures: fx?.replays, fixtureCount: fx?.count ?? 0, fixturesPending: peek === 'pending' };
+
   t = Date.now();
-  const table = buildDecisionTable(result, { contracts, profile: settings.profile, volatileTools: settings.volatileTools, fixtures: fx?.replays, fixtureCount: fx?.count ?? 0, fixturesPending: peek === 'pending' });
+  const state = live.state(doc.uri);
+  const reuse = !!state && state.version === doc.version && !!state.result.model;
+  if (!reuse && documentLength(doc) > BACKGROUND_CHECK_SIZE) {
+    const off = live.backgroundCheck?.(doc.getText(), checkOptions(doc.uri, contracts), undefined, tableOptions);
+    if (off) {
+      const { table } = await off;
+      timings.worker = Date.now() - t;
+      if (table) return table;
+    }
+  }
+  const result = reuse ? state!.result : runCheck(doc.getText(), doc.uri, contracts, true);
+  timings[reuse ? 'reusedCheck' : 'check'] = Date.now() - t;
+  t = Date.now();
+  const table = buildDecisionTable(result, { contracts, ...tableOptions });
   timings.table = Date.now() - t;
   return table;
 }
