@@ -5,15 +5,8 @@
 // Results: .bench/editor.json in the repo.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { checkText, loadContracts, type ContractSet } from '../../../src/core';
-import { api, EXTENSION_ID, ours, waitFor, wsUri } from '../suite/helpers';
-
-/** The contracts the extension finds with its default globs, loaded here for the blocking baseline. */
-async function workspaceContracts(): Promise<ContractSet> {
-  const uris = (await vscode.workspace.findFiles('{**/*.contract.json,**/contracts/**/*.json}', '**/node_modules/**')).filter((u) => !/\.fixture\.json$/.test(u.path));
-  const files = await Promise.all(uris.map(async (u) => ({ path: vscode.workspace.asRelativePath(u), text: new TextDecoder().decode(await vscode.workspace.fs.readFile(u)) })));
-  return loadContracts(files).contracts;
-}
+import { checkText } from '../../../src/core';
+import { api, EXTENSION_ID, ours, waitFor, workspaceContracts, wsUri } from '../suite/helpers';
 
 /** The longest gap between ticks of a 5 ms timer while `work` runs: how long the extension host was held at once. */
 async function longestPause<T>(work: () => Promise<T>): Promise<{ value: T; pause: number }> {

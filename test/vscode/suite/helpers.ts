@@ -2,6 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ContractGuardApi } from '../../../src/extension/extension';
+import { loadContracts, type ContractSet } from '../../../src/core';
 
 export const EXTENSION_ID = 'contract-guard.contract-guard';
 export const SOURCE = 'Contract Guard';
@@ -21,6 +22,13 @@ export function workspaceRoot(): vscode.Uri {
 }
 
 export const wsUri = (rel: string) => vscode.Uri.joinPath(workspaceRoot(), ...rel.split('/'));
+
+/** The contracts the extension finds with its default globs, loaded here (for checks to compare with). */
+export async function workspaceContracts(): Promise<ContractSet> {
+  const uris = (await vscode.workspace.findFiles('{**/*.contract.json,**/contracts/**/*.json}', '**/node_modules/**')).filter((u) => !/\.fixture\.json$/.test(u.path));
+  const files = await Promise.all(uris.map(async (u) => ({ path: vscode.workspace.asRelativePath(u), text: new TextDecoder().decode(await vscode.workspace.fs.readFile(u)) })));
+  return loadContracts(files).contracts;
+}
 
 export function ours(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages

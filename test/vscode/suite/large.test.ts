@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { checkText, loadContracts } from '../../../src/core';
 import type { ContractGuardApi } from '../../../src/extension/extension';
-import { api, closeAll, codeOf, ours, waitFor, wsUri } from './helpers';
+import { api, closeAll, codeOf, ours, waitFor, workspaceContracts, wsUri } from './helpers';
 
 /** One conversation of call lines (so the file is always checked whole), every 500th call bad. */
 function bigCalls(megabytes: number): string {
@@ -99,6 +99,19 @@ describe('large traces', () => {
     assert.ok(titles.includes('250 $(beaker) Freeze get_hours as fixture (type-drift)'), titles.slice(245, 255).join('\n'));
     assert.ok(titles.includes('251 $(beaker) Freeze get_hours as fixture (ok)'));
     assert.ok(titles.includes('0 $(table) Decision table'), 'the turn lens above the first call');
+  }).timeout(120000);
+
+  it('are checked on the worker by Check Workspace Contracts too, unopened', async () => {
+    const text = bigCalls(3);
+    const uri = wsUri('large/unopened.calls.jsonl');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await closeAll();
+    const summary = await vscode.commands.executeCommand<{ traces: number; message: string }>('contractGuard.checkWorkspace', { quiet: true });
+    assert.ok(summary.traces > 0, summary.message);
+    const got = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Contract Guard');
+    const expected = checkText(text, { fileName: 'large/unopened.calls.jsonl', contracts: (await workspaceContracts()) }).findings;
+    assert.ok(got.length > 0 && got.length === expected.length, `${got.length} diagnostics, ${expected.length} findings`);
+    assert.ok(got.some((d) => d.range.start.line === 250 && codeOf(d) === 'type-drift'));
   }).timeout(120000);
 
   it('drop a check overtaken by an edit: only the edited text’s result is published', async () => {
