@@ -67,10 +67,21 @@ function keyIs(text: string, ks: number, ke: number, key: string): boolean {
 // A key with none of these characters can only be written as itself or with \u escapes.
 const LITERAL_ONLY = /^[^"\\/\u0000-\u001f]*$/;
 
+// Per key: a search for the key's literal (its closing quote included) or any \u escape, in one native pass.
+const laterKey = new Map<string, RegExp | null>();
+
 /** True when no member after `from` can repeat `key`: its literal does not occur again and no \u escape could
  *  spell it. (JSON.parse keeps the last of duplicate keys; this spares skipping the rest of a large object.) */
 function noLaterDuplicate(text: string, from: number, key: string): boolean {
-  return LITERAL_ONLY.test(key) && text.indexOf('"' + key + '"', from) === -1 && text.indexOf('\\u', from) === -1;
+  let search = laterKey.get(key);
+  if (search === undefined) {
+    search = LITERAL_ONLY.test(key) ? new RegExp(key.replace(/[.*+?^${}()|[\]]/g, '\\$&') + '"|\\\\u', 'g') : null;
+    if (laterKey.size > 256) laterKey.clear();
+    laterKey.set(key, search);
+  }
+  if (search === null) return false;
+  search.lastIndex = from;
+  return !search.test(text);
 }
 
 interface Member {
