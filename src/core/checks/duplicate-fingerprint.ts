@@ -11,10 +11,9 @@ interface Seen {
   epoch: number;
 }
 
-// Sessions are checked one at a time: the two maps are reused instead of made per session (and cleared only
-// when something was put in them: clearing a map makes it a new table).
-const perName = new Map<string, number>();
-const seen = new Map<string, Seen>();
+// The maps are made per session, never reused: a cleared module-level map (in the old generation) keeps the
+// entries of its old table reachable for young collections until the next full one, so every session's
+// fingerprints were promoted.
 /** Up to this many calls, "called again?" is a scan of the session's calls, cheaper than counting in a map. */
 const SCAN = 16;
 
@@ -29,13 +28,11 @@ export const duplicateFingerprint: Check = {
     if (calls.length < 2) return;
     const pairing = pairingOf(ctx);
     // A tool called once in the session cannot repeat: only the others are fingerprinted.
-    // (A session that threw half-way may have left entries behind.)
-    if (perName.size) perName.clear();
-    if (seen.size) seen.clear();
-    const counted = calls.length > SCAN;
-    if (counted) for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
+    const perName = calls.length > SCAN ? new Map<string, number>() : undefined;
+    if (perName) for (const call of calls) perName.set(call.name, (perName.get(call.name) ?? 0) + 1);
+    const seen = new Map<string, Seen>();
     const calledOnce = (call: (typeof calls)[number]): boolean => {
-      if (counted) return perName.get(call.name)! < 2;
+      if (perName) return perName.get(call.name)! < 2;
       for (const other of calls) if (other !== call && other.name === call.name) return false;
       return true;
     };
@@ -67,8 +64,6 @@ export const duplicateFingerprint: Check = {
       if (pairing.mutating(call) && changed(call)) epoch++;
       entry!.epoch = epoch;
     }
-    if (counted) perName.clear();
-    if (seen.size) seen.clear();
 
     /** A mutating call changed something unless its result failed (no result: it may have). */
     function changed(call: (typeof calls)[number]): boolean {
