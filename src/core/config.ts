@@ -1,7 +1,7 @@
 // contract-guard.config.json: one configuration for the CLI and the editor (schemas/config.schema.json).
 // Pure: parsing, validating, layering (config < editor settings < CLI flags), globs and ignore rules. Reading
 // the file is the caller's business (Node fs in the CLI, vscode.workspace.fs in the editor).
-import Ajv from 'ajv';
+import { lazyValidator } from './lazy-validator';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import configSchema from '../../schemas/config.schema.json';
 import type { Profile } from './contracts/compile';
@@ -34,13 +34,14 @@ export interface ContractGuardConfig {
   baseline?: string;
 }
 
-const validate = new Ajv({ allErrors: false, strict: false }).compile(configSchema);
+const configValidator = lazyValidator(configSchema);
 
 /** Parse a config file's text (JSON with comments allowed); a string is the reason it is not valid. */
 export function parseConfig(text: string): ContractGuardConfig | string {
   const errors: ParseError[] = [];
   const value = parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, errors, { allowTrailingComma: true });
   if (errors.length) return `not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`;
+  const validate = configValidator();
   if (!validate(value)) {
     const e = validate.errors![0];
     const extra = (e.params as { additionalProperty?: string }).additionalProperty;

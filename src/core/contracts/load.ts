@@ -1,6 +1,6 @@
 // Reading workspace contract files: Contract Guard's own format, an OpenAI `tools` array, an Anthropic tools
 // array with `input_schema`, or an MCP `tools/list` result. A broken file becomes findings on that file.
-import Ajv from 'ajv';
+import { lazyValidator } from '../lazy-validator';
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import contractFileSchema from '../../../schemas/contract.schema.json';
 import type { Finding, Span } from '../model';
@@ -27,7 +27,7 @@ export interface ContractFinding {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const validateOwnFormat = new Ajv({ allErrors: false, strict: false }).compile(contractFileSchema);
+const ownFormatValidator = lazyValidator(contractFileSchema);
 
 interface Entry {
   contract: ToolContract;
@@ -131,6 +131,7 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
   const entries: Entry[] = [];
   let partial = false;
   if (isObj(value) && isObj(value.tools)) {
+    const validateOwnFormat = ownFormatValidator();
     if (!validateOwnFormat(value)) {
       const err = validateOwnFormat.errors![0];
       const extra = (err.params as { additionalProperty?: string }).additionalProperty;
