@@ -249,8 +249,14 @@ export class TraceDiagnostics implements vscode.Disposable {
         if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
       } catch (e) {
         if (e instanceof Error && e.name === 'AbortError') return;
-        console.error(`[Contract Guard] checking ${key} failed: ${e instanceof Error ? e.message : String(e)}`);
-        if (!stale()) this.clear(doc.uri);
+        const why = e instanceof Error ? e.message : String(e);
+        console.error(`[Contract Guard] checking ${key} on a worker thread failed: ${why}`);
+        if (stale()) return;
+        // the worker could not run (its file missing, threads refused): check here rather than lose the result;
+        // not after running out of memory, which the extension host would too
+        if (/memory/i.test(why)) this.clear(doc.uri);
+        else if (isJsonlName(options.fileName ?? '')) void this.checkInSlices(doc, text, options, optionsKey, contracts);
+        else this.publish(doc, { result: runCheck(text, doc.uri, contracts, false), millis: Date.now() - started });
       } finally {
         if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
         this.running--;

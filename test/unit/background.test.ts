@@ -81,6 +81,11 @@ test('background checks', { skip: !existsSync(WORKER) && 'dist/checkWorker.js is
     await assert.rejects(background.check({ text: '{}', options: {}, contracts: src }, already.signal)!, (e: Error) => e.name === 'AbortError');
   });
 
+  await t.test('reject with a one-line error when the worker cannot start (the editor then checks in place)', async () => {
+    const missing = new BackgroundChecks(path.join(ROOT, 'dist', 'no-such-worker.js'));
+    await assert.rejects(missing.check({ text: '{}', options: {}, contracts: src })!, (e: Error) => e.name !== 'AbortError' && /background check/.test(e.message) && !e.message.includes('\n'));
+  });
+
   await t.test('are not offered without a worker file (the web host checks in slices instead)', () => {
     const none = new BackgroundChecks(undefined);
     assert.equal(none.available, false);
