@@ -5,13 +5,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Prose does not change behaviour: two schemas that differ only in these keys are the same contract.
-const PROSE = new Set(['description', 'title', 'examples', '$comment', '$schema', '$id']);
+function isProse(k: string): boolean {
+  return k === 'description' || k === 'title' || k === 'examples' || k === '$comment' || k === '$schema' || k === '$id';
+}
 
 /** JSON with sorted keys and without prose, so that equal contracts compare equal. */
 export function canonicalSchema(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalSchema).join(',')}]`;
   if (isObj(v)) {
-    const keys = Object.keys(v).filter((k) => !PROSE.has(k)).sort();
+    const keys = Object.keys(v).filter((k) => !isProse(k)).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalSchema(v[k])}`).join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
@@ -21,19 +23,23 @@ export function canonicalSchema(v: unknown): string {
  *  allocates nothing (run for every recorded tool of every session, so it must be cheap). */
 function sameSchema(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!sameSchema(a[i], b[i])) return false;
     return true;
   }
-  if (!isObj(a) || !isObj(b)) return false;
+  if (Array.isArray(b)) return false;
+  const ao = a as Obj;
+  const bo = b as Obj;
   let count = 0;
-  for (const k in a) {
-    if (PROSE.has(k)) continue;
-    if (!(k in b) || !sameSchema(a[k], b[k])) return false;
+  for (const k in ao) {
+    if (isProse(k)) continue;
+    const bv = bo[k];
+    if ((bv === undefined && !(k in bo)) || !sameSchema(ao[k], bv)) return false;
     count++;
   }
-  for (const k in b) if (!PROSE.has(k)) count--;
+  for (const k in bo) if (!isProse(k)) count--;
   return count === 0;
 }
 
