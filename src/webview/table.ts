@@ -232,6 +232,14 @@ function renderDetail(): void {
   box.hidden = false;
 }
 
+/**
+ * Whether the page had the focus when the current click began. The first click into the page also focuses the
+ * webview, and VS Code handles that focus after a reveal sent at once could land, leaving the focus here instead of
+ * on the revealed call: a reveal from such a click waits for the focus to settle.
+ */
+let focusedBeforeClick = true;
+document.addEventListener('mousedown', () => (focusedBeforeClick = document.hasFocus()), true);
+
 function select(key: string | undefined, reveal: boolean): void {
   selected = key;
   const i = indexOf(key);
@@ -239,7 +247,11 @@ function select(key: string | undefined, reveal: boolean): void {
   render(true);
   save();
   const it = view[i];
-  if (reveal && it && it.kind === 'row') vscode.postMessage({ type: 'reveal', session: it.session, index: it.index });
+  if (!reveal || !it || it.kind !== 'row') return;
+  const message = { type: 'reveal', session: it.session, index: it.index } as const;
+  if (focusedBeforeClick) vscode.postMessage(message);
+  else setTimeout(() => vscode.postMessage(message), 150);
+  focusedBeforeClick = true;
 }
 
 function move(delta: number): void {
