@@ -52,6 +52,15 @@ describe('locating nodes', () => {
     assert.equal(locate(text, ['wide', 'k50'], cache), undefined);
   });
 
+  it('a path array the caller changes after asking is not mistaken for the path it was', () => {
+    const text = '{"a": [10, 20, 30]}';
+    const cache = newLocateCache();
+    const path: (string | number)[] = ['a', 0];
+    assert.deepEqual(value(text, path, cache), at(text, '10'));
+    path[1] = 2;
+    assert.deepEqual(value(text, path, cache), at(text, '30'));
+  });
+
   it('a large text (an export): the same spans, duplicates included', () => {
     const spans = Array.from({ length: 2000 }, (_, i) => `{"id": "s${i}", "name": "x", "name": "n${i}"}`);
     const text = `{"spans": [${spans.join(', ')}], "spans2": []}`;

@@ -119,7 +119,9 @@ export const LARGE_TEXT = 16384;
  *  last; the element starts of arrays (as far as they were skipped) and the members of objects with many, by the
  *  offset of their opening bracket. */
 export interface LocateCache {
-  path?: JsonPath;
+  /** The segments of the last path walked: a copy, as the caller's array is the caller's. */
+  path: JsonPath;
+  walked: boolean;
   /** How many prefixes of `path` (from the empty one) have a known start. */
   reached: number;
   starts: number[];
@@ -136,13 +138,13 @@ export interface LocateCache {
 }
 
 export function newLocateCache(): LocateCache {
-  return { reached: 0, starts: [], keyStarts: [], keyEnds: [], rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0 };
+  return { path: [], walked: false, reached: 0, starts: [], keyStarts: [], keyEnds: [], rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0 };
 }
 
 export function locate(text: string, path: JsonPath, cache: LocateCache = newLocateCache()): Located | undefined {
   const last = cache.path;
   let from = 0;
-  if (last !== undefined) {
+  if (cache.walked) {
     const n = Math.min(last.length, path.length, cache.reached - 1);
     while (from < n && last[from] === path[from]) from++;
     if (from === path.length && path.length === last.length) return cache.result;
@@ -154,7 +156,9 @@ export function locate(text: string, path: JsonPath, cache: LocateCache = newLoc
     starts[0] = skipWs(text, 0);
     keyStarts[0] = keyEnds[0] = -1;
   }
-  cache.path = path;
+  last.length = path.length;
+  for (let i = from; i < path.length; i++) last[i] = path[i];
+  cache.walked = true;
   cache.reached = from + 1;
   cache.result = undefined;
   const large = text.length > LARGE_TEXT;
