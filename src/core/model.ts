@@ -44,6 +44,9 @@ export interface ToolCall {
   /** Where the decoded arguments live, so findings inside them point into the source. */
   argsDoc?: Doc;
   argsPath?: JsonPath;
+  /** Arguments assembled from stream fragments live in no single node (findings point at `argsAt`), but their text
+   *  still has number lexemes as written: this is that text, read for lexemes only. */
+  argsLexemes?: { doc: Doc; path: JsonPath };
   /** The raw string when the arguments were string-encoded. */
   argumentsRaw?: string;
   /** Why the arguments did not decode (the JSON parser's message), for `invalid`. */

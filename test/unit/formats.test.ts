@@ -3,7 +3,8 @@
 // chunks, the parallel wrapper in Chat), with exact positions where they matter.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { checkText, loadContracts, type Session } from '../../src/core';
+import { fixture } from './helpers';
 import { spanOf } from '../../src/core/parse/doc';
 import { LineIndex } from '../../src/core/parse/reader';
 
@@ -173,6 +174,24 @@ describe('streams', () => {
     assert.equal(r.format, 'stream');
     assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.id, c.args, c.turn]), [['get_hours', 'a', { weekday: '2' }, 1], ['get_rooms', 'b', { n: 3 }, 1]]);
     assert.equal(pos(spanOf(sessions[0].calls[0].argsAt).start), '3:133', 'the fragment that completed get_hours\'s arguments');
+  });
+
+  it('reads number lexemes of assembled arguments as written: 2.0 split over fragments is not an integer', () => {
+    const chunk = (tool_calls: object[], finish: string | null = null) => ({ id: 'r1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls }, finish_reason: finish }] });
+    const text = jsonl(
+      chunk([{ index: 0, id: 'a', type: 'function', function: { name: 'get_hours', arguments: '{"building": "Killam", ' } }]),
+      chunk([{ index: 0, id: '', function: { arguments: '"weekday": 2' } }]),
+      chunk([{ index: 0, id: '', function: { arguments: '.0}' } }], 'tool_calls'),
+    );
+    const contracts = loadContracts([{ path: 'hours.contract.json', text: fixture('contracts/hours.contract.json') }]).contracts;
+    const r = checkText(text, { fileName: 'chunks.jsonl', contracts });
+    const index = LineIndex.of(text);
+    assert.deepEqual(r.findings.map((f) => [f.code, f.message, index.position(f.span.start).line]), [
+      ['type-drift', 'weekday wanted integer, got number 2.0', 3],
+    ], 'on the fragment that completed the arguments');
+    // the same call whole is flagged the same way
+    const whole = checkText(jsonl({ name: 'get_hours', arguments: { building: 'Killam', weekday: 2 } }).replace('2}}', '2.0}}'), { fileName: 'calls.jsonl', contracts });
+    assert.deepEqual(whole.findings.map((f) => f.message), ['weekday wanted integer, got number 2.0']);
   });
 
   it('reads Responses streaming events: the done item carries the call', () => {

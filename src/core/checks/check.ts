@@ -100,9 +100,11 @@ export class SessionContext {
       // Arguments that are not an object already have their one finding (arguments-encoding).
       // Free-form input (a custom tool's patch text, a text action's command line) is not JSON by design.
       const checkable = eff.args !== undefined && eff.encoding !== 'non-object' && eff.encoding !== 'invalid' && eff.encoding !== 'freeform';
+      // number lexemes come from where the arguments live, or from the assembled text of stream fragments
+      const lexemes = eff.doc ? { doc: eff.doc, path: eff.path } : call.argsLexemes;
       f = resolved?.contract.arguments === undefined || !checkable
         ? []
-        : validateArguments(resolved.contract.arguments, eff.args, this.profile, eff.doc, eff.path);
+        : validateArguments(resolved.contract.arguments, eff.args, this.profile, lexemes?.doc, lexemes?.path ?? []);
       this.faults.set(call, f);
     }
     return f;

@@ -146,7 +146,10 @@ export class SessionBuilder {
     const decoded: DecodedArgs = input.freeform && typeof input.args === 'string'
       ? { encoding: 'freeform', args: input.args, doc: argsRef.doc, path: argsRef.path, raw: input.args }
       : decodeArguments(argsRef.doc, argsRef.path, input.args, input.expect);
+    // assembled arguments: their decoded text maps to no single source node, so it keeps only its lexemes
+    let lexemes: ToolCall['argsLexemes'];
     if (input.assembled) {
+      if (decoded.doc) lexemes = { doc: decoded.doc, path: decoded.path ?? [] };
       decoded.doc = undefined;
       decoded.path = undefined;
     }
@@ -171,6 +174,7 @@ export class SessionBuilder {
       args: decoded.args,
       argsDoc: decoded.doc,
       argsPath: decoded.path,
+      argsLexemes: lexemes,
       argumentsRaw: decoded.raw,
       encodingDetail: decoded.detail,
       messageText: input.messageText,
