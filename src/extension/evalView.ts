@@ -71,7 +71,7 @@ function commandLink(file: vscode.Uri, line?: number): string {
 }
 
 /** The calls page: counts, then one row per call (sample, turn, tool, arguments, codes) linked to its line. */
-export function evalPage(webview: vscode.Webview, file: vscode.Uri, content: { text: string } | { error: string }, contracts: ContractSet | undefined): string {
+export function evalPage(file: vscode.Uri, content: { text: string } | { error: string }, contracts: ContractSet | undefined): string {
   const name = escapeHtml(vscode.workspace.asRelativePath(file, false));
   const nonce = Array.from({ length: 4 }, () => Math.random().toString(36).slice(2)).join('');
   const head = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
@@ -145,9 +145,9 @@ class EvalEditor implements vscode.CustomReadonlyEditorProvider {
 
   private async render(file: vscode.Uri, panel: vscode.WebviewPanel): Promise<void> {
     try {
-      panel.webview.html = evalPage(panel.webview, file, await readEval(file), this.contracts());
+      panel.webview.html = evalPage(file, await readEval(file), this.contracts());
     } catch (e) {
-      panel.webview.html = evalPage(panel.webview, file, { error: `checking failed: ${e instanceof Error ? e.message : String(e)}` }, undefined);
+      panel.webview.html = evalPage(file, { error: `checking failed: ${e instanceof Error ? e.message : String(e)}` }, undefined);
     }
   }
 }

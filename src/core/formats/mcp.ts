@@ -8,7 +8,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, str, type Obj } from './util';
+import { isPlainObject, type Obj } from './util';
 
 function isJsonRpc(v: unknown): v is Obj {
   return isPlainObject(v) && v.jsonrpc === '2.0' && ('method' in v || 'result' in v || 'error' in v);
