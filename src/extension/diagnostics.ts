@@ -266,8 +266,9 @@ export class TraceDiagnostics implements vscode.Disposable {
   }
 
   /**
-   * Where no worker thread can run (the web host), a large JSONL trace is fed to the checker line by line, yielding to the extension host every few
-   * milliseconds so that it stays responsive; a newer check of the document, an edit or a close drops it.
+   * Where no worker thread can run (the web host), a large JSONL trace is fed to the checker line by line, yielding
+   * to the extension host every few milliseconds so that it stays responsive; a newer check of the document, an edit
+   * or a close drops it.
    */
   private async checkInSlices(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): Promise<void> {
     const key = doc.uri.toString();
