@@ -230,13 +230,7 @@ export class TraceDiagnostics implements vscode.Disposable {
   /** A large trace checked on a worker thread; false when none can run here. */
   private checkInBackground(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): boolean {
     if (!this.background.available || !this.contracts.sourcesOf(contracts)) return false;
-    const key = doc.uri.toString();
-    const generation = this.generations.get(key);
-    const version = doc.version;
-    const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
-    const controller = new AbortController();
-    this.inFlight.set(key, controller);
-    this.running++;
+    const { key, stale, controller, done } = this.startRun(doc);
     const started = Date.now();
     void (async () => {
       try {
@@ -258,11 +252,32 @@ export class TraceDiagnostics implements vscode.Disposable {
         else if (isJsonlName(options.fileName ?? '')) void this.checkInSlices(doc, text, options, optionsKey, contracts);
         else this.publish(doc, { result: runCheck(text, doc.uri, contracts, false), millis: Date.now() - started });
       } finally {
-        if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
-        this.running--;
+        done();
       }
     })();
     return true;
+  }
+
+  /**
+   * Book-keeping of a check that runs across tasks: it counts as running (settled() waits for it), a newer check
+   * of the document aborts its controller, and `stale` says whether its result may still be published.
+   */
+  private startRun(doc: vscode.TextDocument): { key: string; stale: () => boolean; controller: AbortController; done: () => void } {
+    const key = doc.uri.toString();
+    const generation = this.generations.get(key);
+    const version = doc.version;
+    const controller = new AbortController();
+    this.inFlight.set(key, controller);
+    this.running++;
+    return {
+      key,
+      controller,
+      stale: () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation,
+      done: () => {
+        if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
+        this.running--;
+      },
+    };
   }
 
   /**
@@ -271,14 +286,8 @@ export class TraceDiagnostics implements vscode.Disposable {
    * or a close drops it.
    */
   private async checkInSlices(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): Promise<void> {
-    const key = doc.uri.toString();
-    const generation = this.generations.get(key);
-    const version = doc.version;
-    const stale = () => doc.isClosed || doc.version !== version || this.generations.get(key) !== generation;
-    const controller = new AbortController();
-    this.inFlight.set(key, controller);
+    const { key, stale, controller, done } = this.startRun(doc);
     const started = Date.now();
-    this.running++;
     try {
       // whether every line is read on its own (then the line table needs no second pass)
       let independent = true;
@@ -291,8 +300,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       console.error(`[Contract Guard] checking ${key} failed`, e);
       if (!stale()) this.clear(doc.uri);
     } finally {
-      if (this.inFlight.get(key) === controller) this.inFlight.delete(key);
-      this.running--;
+      done();
     }
   }
 
