@@ -5,24 +5,16 @@
 import * as vscode from 'vscode';
 import { checkText } from '../core/engine';
 import { inferContract, renderContract } from '../core/contracts/infer';
+import { writeNew } from './files';
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The first free `<stem>.contract.json`, `<stem>-2.contract.json`, ... beside the trace. */
-async function freeTarget(trace: vscode.Uri): Promise<vscode.Uri> {
+/** Write `text` to the first free `<stem>.contract.json`, `<stem>-2.contract.json`, ... beside the trace. */
+async function writeBeside(trace: vscode.Uri, text: string): Promise<vscode.Uri> {
   const base = trace.path.slice(trace.path.lastIndexOf('/') + 1);
   const stem = base.replace(/\.gz$/i, '').replace(/\.(jsonl|ndjson|jsonlines|json|traj)$/i, '').replace(/\.trace$/i, '') || 'trace';
   const dir = vscode.Uri.joinPath(trace, '..');
   for (let n = 1; ; n++) {
     const uri = vscode.Uri.joinPath(dir, `${stem}${n === 1 ? '' : `-${n}`}.contract.json`);
-    if (!(await exists(uri))) return uri;
+    if ((await writeNew(uri, text)) === 'written') return uri;
   }
 }
 
@@ -35,14 +27,13 @@ export async function createContract(document: vscode.TextDocument): Promise<vsc
     return undefined;
   }
   const inferred = inferContract(calls, vscode.workspace.asRelativePath(document.uri));
-  const target = document.uri.scheme === 'untitled' ? undefined : await freeTarget(document.uri);
   const text = renderContract(inferred.value);
-  if (!target) {
+  if (document.uri.scheme === 'untitled') {
     const doc = await vscode.workspace.openTextDocument({ language: 'json', content: text });
     await vscode.window.showTextDocument(doc);
     return doc.uri;
   }
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  const target = await writeBeside(document.uri, text);
   await vscode.window.showTextDocument(target);
   const tools = Object.keys(inferred.value.tools).length;
   void vscode.window.showInformationMessage(`Contract Guard: inferred ${tools} tool${tools === 1 ? '' : 's'} from ${calls.length - inferred.skipped} calls into ${vscode.workspace.asRelativePath(target)}; review it before relying on it.`);
