@@ -8,15 +8,16 @@ import * as vscode from 'vscode';
 import { buildDecisionTable, type DecisionTable } from '../core/report/decision-table';
 import { checkText, emptyContracts, LineIndex } from '../core';
 import { containerText } from '../core/parse/container';
-import { checkOptions } from './diagnostics';
+import { BACKGROUND_CHECK_SIZE, checkOptions } from './diagnostics';
+import type { LiveModel } from './table/data';
 import type { ContractSet } from '../core';
 
 export const EVAL_SCHEME = 'contract-guard-eval';
 export const EVAL_EDITOR = 'contractGuard.evalLog';
 export const OPEN_EVAL_COMMAND = 'contractGuard.openEvalCalls';
 
-/** Above this size the calls page gives the counts only (the JSON view still shows everything). */
-const LIST_LIMIT = 8 * 1024 * 1024;
+/** The calls page lists at most this many calls (the JSON view and its decision table show them all). */
+const MAX_ROWS = 2000;
 
 /** The JSON view of an `.eval` file: its path plus `.json` (so it opens as JSON), the file's URI in the query. */
 export function evalViewUri(file: vscode.Uri): vscode.Uri {
@@ -70,8 +71,16 @@ function commandLink(file: vscode.Uri, line?: number): string {
   return `command:${OPEN_EVAL_COMMAND}?${encodeURIComponent(JSON.stringify([file.toString(), line]))}`;
 }
 
+/** The decision table of an `.eval`'s text: on a worker thread when the text is large (as the live check), else here. */
+export async function evalTable(text: string, file: vscode.Uri, contracts: ContractSet | undefined, live?: LiveModel): Promise<DecisionTable> {
+  const options = { ...checkOptions(evalViewUri(file), contracts ?? emptyContracts()), fileName: undefined };
+  const off = text.length > BACKGROUND_CHECK_SIZE ? live?.backgroundCheck?.(text, options, undefined, { profile: options.profile, volatileTools: options.volatileTools }) : undefined;
+  const table = off && (await off).table;
+  return table ?? buildDecisionTable(checkText(text, { ...options, keepModel: true }), options);
+}
+
 /** The calls page: counts, then one row per call (sample, turn, tool, arguments, codes) linked to its line. */
-export function evalPage(file: vscode.Uri, content: { text: string } | { error: string }, contracts: ContractSet | undefined): string {
+export function evalPage(file: vscode.Uri, content: { text: string; table: DecisionTable } | { error: string }): string {
   const name = escapeHtml(vscode.workspace.asRelativePath(file, false));
   const nonce = Array.from({ length: 4 }, () => Math.random().toString(36).slice(2)).join('');
   const head = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
@@ -88,38 +97,32 @@ td.args { font-family: var(--vscode-editor-font-family); white-space: pre-wrap; 
 a { color: var(--vscode-textLink-foreground); }
 </style></head><body>`;
   if ('error' in content) return `${head}<h1>${name}</h1><p class="fail">${escapeHtml(content.error)}</p></body></html>`;
+  const { text, table } = content;
   const open = `<a href="${commandLink(file)}">Open as JSON</a> (diagnostics, hovers, decision table)`;
-  if (content.text.length > LIST_LIMIT) {
-    return `${head}<h1>${name}</h1><p class="sub">Inspect AI log, ${(content.text.length / 1024 / 1024).toFixed(1)} MB of JSON: too large to list here.</p><p>${open}</p></body></html>`;
-  }
-  const viewUri = evalViewUri(file);
-  const set = contracts ?? emptyContracts();
-  const options = { ...checkOptions(viewUri, set), fileName: undefined };
-  const result = checkText(content.text, { ...options, keepModel: true });
-  const table: DecisionTable = buildDecisionTable(result, options);
-  const lines = LineIndex.of(content.text);
+  const lines = LineIndex.of(text);
   const failing = table.turns.reduce((n, t) => n + t.rows.filter((r) => r.codes.length).length, 0);
-  const samples = new Map<number, string>();
-  for (const t of table.turns) samples.set(t.session, t.sessionId ?? `sample ${t.session + 1}`);
-  const rows = table.turns.flatMap((t) =>
-    t.rows.map((r) => {
+  const rows: string[] = [];
+  for (const t of table.turns) {
+    for (const r of t.rows) {
+      if (rows.length === MAX_ROWS) break;
       const line = lines.position(r.span.start).line - 1;
       const verdict = r.codes.length ? `<span class="fail">${escapeHtml(r.codes.join(', '))}</span>` : '<span class="ok">ok</span>';
-      return `<tr><td>${escapeHtml(samples.get(t.session) ?? '')}</td><td>${t.turn}</td><td><a href="${commandLink(file, line)}">${escapeHtml(r.tool)}</a></td><td class="args">${escapeHtml(r.args)}</td><td>${verdict}</td></tr>`;
-    }),
-  );
+      rows.push(`<tr><td>${escapeHtml(t.sessionId ?? `sample ${t.session + 1}`)}</td><td>${t.turn}</td><td><a href="${commandLink(file, line)}">${escapeHtml(r.tool)}</a></td><td class="args">${escapeHtml(r.args)}</td><td>${verdict}</td></tr>`);
+    }
+  }
+  const more = table.calls > rows.length ? `<p class="sub">The first ${rows.length} of ${table.calls} calls; the JSON view has them all.</p>` : '';
   const other = table.other.length ? `<p class="sub">Not about one call: ${table.other.map((o) => `${escapeHtml(o.code)}`).join(', ')}</p>` : '';
-  const summary = result.format === undefined
+  const summary = table.format === undefined
     ? 'No calls: the log has no samples a format reads.'
     : `${table.sessions} sample${table.sessions === 1 ? '' : 's'}, ${table.calls} call${table.calls === 1 ? '' : 's'}, ${failing} with findings`;
   return `${head}<h1>${name}</h1><p class="sub">Inspect AI log (read-only) · ${escapeHtml(summary)} · ${open}</p>${other}
-<table><thead><tr><th>Sample</th><th>Turn</th><th>Tool</th><th>Arguments</th><th>Findings</th></tr></thead><tbody>${rows.join('')}</tbody></table></body></html>`;
+<table><thead><tr><th>Sample</th><th>Turn</th><th>Tool</th><th>Arguments</th><th>Findings</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}</body></html>`;
 }
 
 class EvalEditor implements vscode.CustomReadonlyEditorProvider {
   private readonly pages = new Map<string, Set<vscode.WebviewPanel>>();
 
-  constructor(private readonly contracts: () => ContractSet | undefined) {}
+  constructor(private readonly contracts: () => ContractSet | undefined, private readonly live: LiveModel) {}
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
     return { uri, dispose: () => undefined };
@@ -145,9 +148,10 @@ class EvalEditor implements vscode.CustomReadonlyEditorProvider {
 
   private async render(file: vscode.Uri, panel: vscode.WebviewPanel): Promise<void> {
     try {
-      panel.webview.html = evalPage(file, await readEval(file), this.contracts());
+      const read = await readEval(file);
+      panel.webview.html = evalPage(file, 'error' in read ? read : { text: read.text, table: await evalTable(read.text, file, this.contracts(), this.live) });
     } catch (e) {
-      panel.webview.html = evalPage(file, { error: `checking failed: ${e instanceof Error ? e.message : String(e)}` }, undefined);
+      panel.webview.html = evalPage(file, { error: `checking failed: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 }
@@ -169,9 +173,9 @@ async function openEvalCalls(fileArg?: vscode.Uri | string, line?: number): Prom
   await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(at, at) });
 }
 
-export function registerEvalView(context: vscode.ExtensionContext, deps: { contracts(): ContractSet | undefined; onDidChangeContracts: vscode.Event<void> }): void {
+export function registerEvalView(context: vscode.ExtensionContext, deps: { contracts(): ContractSet | undefined; onDidChangeContracts: vscode.Event<void>; live: LiveModel }): void {
   const content = new EvalContent();
-  const editor = new EvalEditor(deps.contracts);
+  const editor = new EvalEditor(deps.contracts, deps.live);
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.eval');
   const changed = (uri: vscode.Uri) => {
     content.fileChanged(uri);

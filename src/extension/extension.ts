@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const ready = configRead.then(() => contracts.rewatch()).then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
-  registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange });
+  registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange, live });
   const settled = async () => {
     await ready;
     for (;;) {

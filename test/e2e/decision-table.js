@@ -6,7 +6,7 @@
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { palette, run, goToLine, statusBarPosition } = require('./workbench');
+const { colorTheme, palette, run, goToLine, statusBarPosition } = require('./workbench');
 
 const TRACE = 'boundary.anthropic.jsonl';
 const HOSTILE = 'hostile.anthropic.jsonl';
@@ -189,30 +189,14 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await screenshot('21-decision-table-light');
 
   // 7. a dark theme
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-  await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-  await page.locator('.quick-input-widget input').fill('Dark Modern');
-  await page.locator('.quick-input-list .monaco-list-row.focused:has-text("Dark Modern")').waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-workbench.vs-dark').waitFor({ state: 'attached', timeout: 10000 });
-  await page.waitForTimeout(500);
+  await colorTheme(page, 'Dark Modern', 'vs-dark');
   const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
   log(`table background in the dark theme: ${bg}`);
   const [r, g, b] = bg.match(/\d+/g).map(Number);
   assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
   await screenshot('22-decision-table-dark');
   // and a high contrast theme (borders from --vscode-contrastBorder)
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
-  await page.locator('.quick-input-widget input').fill('>Preferences: Color Theme');
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
-  await page.locator('.quick-input-widget input').fill('Dark High Contrast');
-  await page.locator('.quick-input-list .monaco-list-row.focused:has-text("Dark High Contrast")').waitFor({ state: 'visible' });
-  await page.keyboard.press('Enter');
-  await page.locator('.monaco-workbench.hc-black').waitFor({ state: 'attached', timeout: 10000 });
-  await page.waitForTimeout(500);
+  await colorTheme(page, 'Dark High Contrast', 'hc-black');
   await screenshot('22b-decision-table-high-contrast');
 
   // the panel comes back after a reload (WebviewPanelSerializer), with its selection

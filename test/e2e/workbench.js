@@ -59,4 +59,15 @@ async function goToLine(page, line, column, file, log = () => {}) {
   }
 }
 
-module.exports = { palette, run, goToLine, statusBarPosition };
+/** Switch the colour theme from the palette and wait for the workbench to wear it (`cls`: its body class). */
+async function colorTheme(page, name, cls) {
+  await palette(page, '>Preferences: Color Theme');
+  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Preferences: Color Theme' }).filter({ hasNotText: 'Marketplace' }).first().click();
+  await page.locator(QUICK_INPUT).fill(name);
+  await page.locator(`.quick-input-list .monaco-list-row.focused:has-text("${name}")`).waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter');
+  await page.locator(`.monaco-workbench.${cls}`).waitFor({ state: 'attached', timeout: 10000 });
+  await page.waitForTimeout(500); // the webview takes the new theme variables a moment later
+}
+
+module.exports = { colorTheme, palette, run, goToLine, statusBarPosition };

@@ -6,25 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { checkText } from '../../../src/core';
-import { api, EXTENSION_ID, ours, waitFor, workspaceContracts, wsUri } from '../suite/helpers';
-
-/** The longest gap between ticks of a 5 ms timer while `work` runs: how long the extension host was held at once. */
-async function longestPause<T>(work: () => Promise<T>): Promise<{ value: T; pause: number }> {
-  let pause = 0;
-  let last = Date.now();
-  const ticker = setInterval(() => {
-    const now = Date.now();
-    pause = Math.max(pause, now - last);
-    last = now;
-  }, 5);
-  try {
-    const value = await work();
-    pause = Math.max(pause, Date.now() - last);
-    return { value, pause };
-  } finally {
-    clearInterval(ticker);
-  }
-}
+import { api, EXTENSION_ID, longestPause, ours, waitFor, workspaceContracts, wsUri } from '../suite/helpers';
 
 const TARGET = 20 * 1024 * 1024;
 

@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { strToU8, zipSync } from 'fflate';
 import { loadContracts } from '../../../src/core';
-import { evalPage, evalViewUri, readEval } from '../../../src/extension/evalView';
+import { evalPage, evalTable, evalViewUri, readEval } from '../../../src/extension/evalView';
 import { api, closeAll, codeOf, ours, waitFor, wsUri } from './helpers';
 
 function sample(id: number, weekday: unknown) {
@@ -64,7 +64,7 @@ describe('Inspect AI .eval logs', () => {
     assert.ok('text' in read);
     const contract = new TextDecoder().decode(await vscode.workspace.fs.readFile(wsUri('fixtures/contracts/hours.contract.json')));
     const { contracts } = loadContracts([{ path: 'fixtures/contracts/hours.contract.json', text: contract }]);
-    const page = evalPage(file, read, contracts);
+    const page = evalPage(file, { text: read.text, table: await evalTable(read.text, file, contracts) });
     assert.match(page, /Content-Security-Policy" content="default-src 'none'; style-src 'nonce-/);
     assert.ok(!/<script/i.test(page), 'no scripts on the page');
     assert.match(page, /2 samples, 2 calls, 1 with findings/);
@@ -103,7 +103,7 @@ describe('Inspect AI .eval logs', () => {
     assert.strictEqual(read.error, 'evals/broken.eval is not an Inspect AI .eval log (a zip of header.json and samples/*.json)');
     const doc = await vscode.workspace.openTextDocument(evalViewUri(broken));
     assert.deepStrictEqual(JSON.parse(doc.getText()), { error: read.error });
-    const page = evalPage(broken, read, undefined);
+    const page = evalPage(broken, read);
     assert.ok(page.includes('evals/broken.eval is not an Inspect AI .eval log'), page);
   });
 

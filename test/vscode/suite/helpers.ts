@@ -110,3 +110,21 @@ export function brief(d: vscode.Diagnostic) {
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
 }
+
+/** The longest gap between ticks of a 5 ms timer while `work` runs: how long the extension host was held at once. */
+export async function longestPause<T>(work: () => Promise<T>): Promise<{ value: T; pause: number }> {
+  let pause = 0;
+  let last = Date.now();
+  const ticker = setInterval(() => {
+    const now = Date.now();
+    pause = Math.max(pause, now - last);
+    last = now;
+  }, 5);
+  try {
+    const value = await work();
+    pause = Math.max(pause, Date.now() - last);
+    return { value, pause };
+  } finally {
+    clearInterval(ticker);
+  }
+}

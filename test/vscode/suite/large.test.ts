@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { checkText, loadContracts } from '../../../src/core';
 import type { ContractGuardApi } from '../../../src/extension/extension';
-import { api, closeAll, codeOf, ours, waitFor, workspaceContracts, wsUri } from './helpers';
+import { api, closeAll, codeOf, longestPause, ours, waitFor, workspaceContracts, wsUri } from './helpers';
 
 /** One conversation of call lines (so the file is always checked whole), every 500th call bad. */
 function bigCalls(megabytes: number): string {
@@ -64,20 +64,11 @@ describe('large traces', () => {
     const first = cg.lastCheck(uri);
 
     // a check of the open document again, timed alone (opening a 10 MB editor is VS Code's own pause, not ours)
-    let maxGap = 0;
-    let last = Date.now();
-    const ticker = setInterval(() => {
-      const now = Date.now();
-      maxGap = Math.max(maxGap, now - last);
-      last = now;
-    }, 5);
-    try {
+    const { pause: maxGap } = await longestPause(async () => {
       cg.recheck(uri);
       await waitFor('the check again', () => cg.lastCheck(uri) !== first, 60000);
       await cg.settled();
-    } finally {
-      clearInterval(ticker);
-    }
+    });
     console.log(`      blocking check ${blocking} ms; longest pause of the extension host while it checks on a worker thread ${maxGap} ms`);
     // a blocking check holds the host for the whole check; off the host's thread the pauses are a fraction of it
     assert.ok(maxGap < blocking, `the host paused ${maxGap} ms at once; a blocking check takes ${blocking} ms`);
