@@ -6,19 +6,21 @@ import { forgetPairing } from './checks/pairing';
 import type { Profile } from './contracts/compile';
 import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
-import { ADAPTERS, type FormatAdapter, type LineState } from './formats';
+import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader, type LineSink } from './formats';
 import { SessionBuilder } from './formats/builder';
 import { findingFingerprint } from './baseline';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { spanOf, type Doc } from './parse/doc';
-import { lines, parseUnit, stripBom } from './parse/reader';
+import { lines, parseUnit, stripBom, textShape } from './parse/reader';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
 export interface CheckOptions {
-  /** Used to tell JSONL (`.jsonl`, `.ndjson`) from JSON; other names are sniffed. */
+  /** Only breaks a tie when the bytes leave JSONL or JSON open (a one-line `.jsonl` is read as a line). */
   fileName?: string;
+  /** Read with this adapter only (its `id`, `generic` included), whatever the other adapters would claim. */
+  readAs?: string;
   contracts?: ContractSet;
   profile?: Profile;
   /** Per-code severity, or 'off' to drop the code. */
@@ -49,14 +51,29 @@ export interface FileResult {
   model?: CheckedSession[];
 }
 
+/** A Server-Sent Events field line or comment (see parse/reader textShape, which sends such texts here as lines). */
+const SSE_LINE = /^(data|event|id|retry):|^:/;
+
+interface OpenLines {
+  reader: LineReader;
+  sink: LineSink;
+  /** The sessions the format opened by name, in order of first use (absent: just the sink's builder). */
+  named?: SessionBuilder[];
+}
+
 export class TraceChecker {
   private readonly contracts: ContractSet;
   private readonly profile: Profile;
   private readonly volatileTools: ReadonlySet<string>;
   private readonly findings: Finding[] = [];
-  private readonly lineStates = new Map<FormatAdapter, LineState>();
-  /** The sessions a line format opened by name, in order of first use (absent: just `builder`). */
-  private readonly named = new Map<LineState, SessionBuilder[]>();
+  /** The adapters asked, in order: the registry, or the one `readAs` names. */
+  private readonly adapters: readonly FormatAdapter[];
+  /** The shape reader, asked only while no adapter has claimed anything in the file (not when `readAs` is set). */
+  private readonly fallback?: FormatAdapter;
+  private readonly open = new Map<FormatAdapter, OpenLines>();
+  private fallbackLines?: OpenLines;
+  /** Sessions the shape reader read: checked at the end if no adapter claimed anything in the file. */
+  private readonly held: Session[] = [];
   private readonly claimed = new Map<string, { units: number; calls: number }>();
   private readonly model: CheckedSession[] = [];
   private sticky?: FormatAdapter;
@@ -68,11 +85,28 @@ export class TraceChecker {
     this.contracts = options.contracts ?? emptyContracts();
     this.profile = options.profile ?? 'strict';
     this.volatileTools = new Set(options.volatileTools ?? []);
+    if (options.readAs === undefined) {
+      this.adapters = ADAPTERS;
+      this.fallback = SHAPE_READER;
+    } else {
+      const forced = adapterById(options.readAs);
+      this.adapters = forced ? [forced] : [];
+    }
   }
 
   /** One JSONL line. `base` is the offset of its first character in the file. */
   addLine(text: string, base: number): void {
     if (text.trim() === '') return;
+    const first = text.charCodeAt(0);
+    if (first !== 123 && first !== 91 && SSE_LINE.test(text)) {
+      // a recorded Server-Sent Events body: the JSON of each `data:` line is the event, the other fields are framing
+      if (!text.startsWith('data:')) return;
+      const skip = text.charCodeAt(5) === 32 ? 6 : 5;
+      const payload = text.slice(skip);
+      if (payload.trim() === '' || payload.trim() === '[DONE]') return;
+      this.addLine(payload, base + skip);
+      return;
+    }
     const parsed = parseUnit(text, base);
     if (!parsed.ok) {
       this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
@@ -84,17 +118,11 @@ export class TraceChecker {
   /** A whole JSON document (or a JSONL file that arrived as one text). */
   addText(text: string): void {
     text = stripBom(text);
-    const jsonl = /\.(jsonl|ndjson|jsonlines)$/i.test(this.options.fileName ?? '');
-    if (!jsonl) {
+    if (textShape(text, this.options.fileName) === 'document') {
       const parsed = parseUnit(text, 0);
-      if (parsed.ok) {
-        this.guard(parsed.doc, () => this.readDocument(parsed.doc));
-        return;
-      }
-      if (!this.linesParse(text)) {
-        if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
-        return;
-      }
+      if (parsed.ok) this.guard(parsed.doc, () => this.readDocument(parsed.doc));
+      else if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
+      return;
     }
     for (const line of lines(text)) this.addLine(line.text, line.base);
   }
@@ -106,12 +134,12 @@ export class TraceChecker {
   }
 
   finish(): FileResult {
-    for (const [adapter, state] of this.lineStates) {
-      adapter.finishLines?.(state);
-      for (const b of this.named.get(state) ?? [state.builder]) this.checkSession(adapter.id, b.session);
+    for (const [adapter, lines] of this.open) {
+      lines.reader.finish?.();
+      for (const b of lines.named ?? [lines.sink.builder]) this.checkSession(adapter.id, b.session);
     }
-    this.named.clear();
-    this.lineStates.clear();
+    this.open.clear();
+    this.finishFallback();
     let format: string | undefined;
     let best = { units: -1, calls: -1 };
     for (const [id, c] of this.claimed) {
@@ -124,71 +152,91 @@ export class TraceChecker {
     return { format, calls: this.callCount, sessions: this.sessionCount, findings: this.findings, model: this.options.keepModel ? this.model : undefined };
   }
 
-  /** A file that is not one JSON document may still be JSONL whose first line parses (BFCL's .json files). */
-  private linesParse(text: string): boolean {
-    const nl = text.indexOf('\n');
-    if (nl === -1) return false;
-    try {
-      JSON.parse(text.slice(0, nl));
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   private readWhole(adapter: FormatAdapter, doc: Doc): void {
     this.lastWhole = adapter;
     this.count(adapter.id);
-    adapter.readDocument!(doc, (s) => this.checkSession(adapter.id, s));
+    adapter.document?.read(doc, (s) => this.checkSession(adapter.id, s));
   }
 
   private readDocument(doc: Doc): void {
-    const adapter = ADAPTERS.find((a) => a.claimsDocument?.(doc.value));
-    if (adapter?.readDocument) {
+    const adapter = this.adapters.find((a) => a.document?.claims(doc.value));
+    if (adapter) {
       this.readWhole(adapter, doc);
       return;
     }
     // A single event of a line format (one call record, one message) is a one-line trace.
-    const lineAdapter = ADAPTERS.find((a) => a.claimsLine?.(doc.value) || a.acceptsLine?.(doc.value));
+    const lineAdapter = this.adapters.find((a) => a.lines && (a.lines.claims(doc.value) || a.lines.accepts?.(doc.value)));
     if (lineAdapter) this.readLine(doc);
+    else this.offerFallback(doc, true);
   }
 
   private readLine(doc: Doc): void {
     const v = doc.value;
     // A JSONL of whole conversations: a line is nearly always in the format of the line before it.
-    if (this.lastWhole?.claimsDocument!(v)) {
+    if (this.lastWhole?.document?.claims(v)) {
       this.readWhole(this.lastWhole, doc);
       return;
     }
-    let adapter = ADAPTERS.find((a) => a.claimsLine?.(v));
-    if (!adapter && this.sticky?.acceptsLine?.(v)) adapter = this.sticky;
+    let adapter = this.adapters.find((a) => a.lines?.claims(v));
+    if (!adapter && this.sticky?.lines?.accepts?.(v)) adapter = this.sticky;
     if (!adapter) {
-      const whole = ADAPTERS.find((a) => a.claimsDocument?.(v) && a.readDocument);
+      const whole = this.adapters.find((a) => a.document?.claims(v));
       if (whole) {
         this.readWhole(whole, doc);
         return;
       }
-      adapter = ADAPTERS.find((a) => a.acceptsLine?.(v));
-      if (!adapter) return;
+      adapter = this.adapters.find((a) => a.lines?.accepts?.(v));
+      if (!adapter) {
+        this.offerFallback(doc, false);
+        return;
+      }
     } else {
       this.sticky ??= adapter;
     }
-    let state = this.lineStates.get(adapter);
-    if (!state) {
-      state = this.newLineState(adapter.id);
-      this.lineStates.set(adapter, state);
+    let lines = this.open.get(adapter);
+    if (!lines) {
+      lines = this.openLines(adapter, (s) => this.checkSession(adapter.id, s));
+      this.open.set(adapter, lines);
     }
     this.count(adapter.id);
-    adapter.readLine!(doc, state);
+    lines.reader.read(doc);
   }
 
-  /** A line state whose named sessions (`sessionFor`) are remembered in order, so `finish` checks them all. */
-  private newLineState(format: string): LineState {
+  /** A unit no adapter reads goes to the shape reader, while nothing in the file was claimed by an adapter. */
+  private offerFallback(doc: Doc, whole: boolean): void {
+    const shape = this.fallback;
+    if (!shape || this.claimed.size > 0) return;
+    if (whole && shape.document?.claims(doc.value)) {
+      shape.document.read(doc, (s) => this.held.push(s));
+      return;
+    }
+    if (!shape.lines?.claims(doc.value)) return;
+    this.fallbackLines ??= this.openLines(shape, (s) => this.held.push(s));
+    this.fallbackLines.reader.read(doc);
+  }
+
+  /** The shape reader's sessions are checked only when no adapter claimed any part of the file. */
+  private finishFallback(): void {
+    const lines = this.fallbackLines;
+    this.fallbackLines = undefined;
+    if (lines) {
+      lines.reader.finish?.();
+      for (const b of lines.named ?? [lines.sink.builder]) this.held.push(b.session);
+    }
+    const held = this.held.splice(0);
+    if (this.claimed.size > 0 || !this.fallback) return;
+    const before = this.sessionCount;
+    for (const s of held) this.checkSession(this.fallback.id, s);
+    if (this.sessionCount > before) this.addReaderFinding('read-by-shape', 0, 0, 'no known format: calls were read by their shape (name and arguments); pairing only through explicit ids');
+  }
+
+  /** A line reader with its sink; the sessions it names are remembered in order, so `finish` checks them all. */
+  private openLines(adapter: FormatAdapter, done: (s: Session) => void): OpenLines {
     const builder = new SessionBuilder();
     const byKey = new Map<string, SessionBuilder>();
-    const state: LineState = {
+    const lines: Partial<OpenLines> = {};
+    const sink: LineSink = {
       builder,
-      memo: {},
       sessionFor: (key) => {
         let b = byKey.get(key);
         if (b) return b;
@@ -197,21 +245,22 @@ export class TraceChecker {
         b = fresh ? builder : new SessionBuilder(key);
         b.session.id = key === '' ? undefined : key;
         byKey.set(key, b);
-        const list = this.named.get(state) ?? (fresh ? [] : [builder]);
+        const list = lines.named ?? (fresh ? [] : [builder]);
         list.push(b);
-        this.named.set(state, list);
+        lines.named = list;
         return b;
       },
       closeSession: (key) => {
         const b = byKey.get(key);
         if (!b) return;
         byKey.delete(key);
-        const list = this.named.get(state) ?? [];
-        this.named.set(state, list.filter((x) => x !== b));
-        this.checkSession(format, b.session);
+        lines.named = (lines.named ?? []).filter((x) => x !== b);
+        done(b.session);
       },
     };
-    return state;
+    lines.sink = sink;
+    lines.reader = adapter.lines?.open(sink) ?? { read: () => undefined };
+    return lines as OpenLines;
   }
 
   private count(id: string, calls?: number): void {
@@ -227,7 +276,7 @@ export class TraceChecker {
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
     const pending: PendingFinding[] = [];
-    const packs = packContracts(packIds ?? ADAPTERS.find((a) => a.id === format)?.packs, this.options.packs);
+    const packs = packContracts(packIds ?? adapterById(format)?.packs, this.options.packs);
     const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools, packs);
     try {
       for (const check of CHECKS) check.run(ctx);
@@ -260,9 +309,14 @@ export class TraceChecker {
   }
 
   private addParseError(start: number, end: number, message: string): void {
-    const severity = this.options.severity?.['parse-error'] ?? 'error';
+    this.addReaderFinding('parse-error', start, end, message);
+  }
+
+  /** A finding of reading (no call, no session): its severity from the options, or the code's own. */
+  private addReaderFinding(code: string, start: number, end: number, message: string): void {
+    const severity = this.options.severity?.[code] ?? CODES[code]?.severity ?? 'error';
     if (severity === 'off') return;
-    this.findings.push({ code: 'parse-error', severity, message, span: { start, end }, fingerprint: findingFingerprint({ code: 'parse-error', message }) });
+    this.findings.push({ code, severity, message, span: { start, end }, fingerprint: findingFingerprint({ code, message }) });
   }
 
   /** Values nested absurdly deep can overflow a recursive walker: that is a finding on the unit, not a crash. */
@@ -274,6 +328,26 @@ export class TraceChecker {
       this.addParseError(doc.base, doc.base + Math.min(doc.text.length, 1), 'nested too deeply to check');
     }
   }
+}
+
+/** Whether a JSONL line is read on its own (see TraceChecker.readLine): a whole conversation, a parse error, or
+ *  nothing any reader takes; not an event of a conversation spread over lines (nor a recorded stream's line), whose
+ *  rules span lines. The editor's incremental check re-checks only such lines after an edit. */
+export function lineStandsAlone(text: string): boolean {
+  if (text.trim() === '') return true;
+  const first = text.charCodeAt(0);
+  if (first !== 123 && first !== 91 && SSE_LINE.test(text)) return false;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return true; // a parse error is a finding on that line alone
+  }
+  if (ADAPTERS.some((a) => a.lines?.claims(value))) return false;
+  if (ADAPTERS.some((a) => a.document?.claims(value))) return true;
+  if (ADAPTERS.some((a) => a.lines?.accepts?.(value))) return false;
+  // read by shape only when nothing in the file is claimed, together with the other lines
+  return !(SHAPE_READER?.lines?.claims(value) ?? false) && !(SHAPE_READER?.document?.claims(value) ?? false);
 }
 
 /** Check one file's text. */

@@ -1,12 +1,12 @@
 // The public face of the core: pure, no editor API, runs in Node, the extension host and a browser worker.
 export { checkBytes, type BytesResult } from './bytes';
 export { checkTextChunked, yieldToLoop, type ChunkOptions } from './chunked';
-export { checkText, TraceChecker, type CheckOptions, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
+export { checkText, lineStandsAlone, TraceChecker, type CheckOptions, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
 export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
 export { emptyContracts, type ContractSet, type ToolContract } from './contracts/types';
 export type { Profile } from './contracts/compile';
 export { CODES, CHECKS, type CodeInfo } from './checks';
-export { ADAPTERS } from './formats';
+export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
 export { LineIndex } from './parse/reader';
 export { spanOf } from './parse/doc';
 export type * from './model';

@@ -3,7 +3,7 @@
 // After an edit only the lines that changed are parsed and checked again; the findings of the other lines are
 // kept and moved with their line. A file with lines that are events of one conversation spread over many lines
 // (cross-call rules span lines) is not line-independent and is always checked whole.
-import { ADAPTERS, TraceChecker, type CheckOptions, type FileResult, type Finding } from '../core';
+import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult, type Finding } from '../core';
 
 const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
@@ -34,19 +34,8 @@ export function splitLines(text: string): Line[] {
   return out;
 }
 
-/** Whether a JSONL line is read on its own by the engine (see TraceChecker.readLine). */
-export function independentLine(text: string): boolean {
-  if (text.trim() === '') return true;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return true; // a parse error is a finding on that line alone
-  }
-  if (ADAPTERS.some((a) => a.claimsLine?.(value))) return false;
-  if (ADAPTERS.some((a) => a.claimsDocument?.(value))) return true;
-  return !ADAPTERS.some((a) => a.acceptsLine?.(value));
-}
+/** Whether a JSONL line is read on its own by the engine. */
+export const independentLine = lineStandsAlone;
 
 interface LineEntry {
   /** The line's text when it was last checked; undefined for a line changed since (to be checked again). */

@@ -51,6 +51,12 @@ const READER_CODES: CodeInfo[] = [
     description: 'No format adapter recognised the file, so nothing in it was checked. The editor stays silent on such files (a package.json is not a trace); the CLI says so once.',
   },
   {
+    code: 'read-by-shape',
+    severity: 'info',
+    title: 'No known format: the calls were read by their shape',
+    description: 'No format adapter recognised the file, so the shape reader walked its JSON for objects with a tool name and arguments, results linked by an explicit id key, and definitions with a schema. Every call found is checked; pairing and orphan checks only use links the file states. Force a reader with `--read-as` (CLI) or "Contract Guard: Read Trace As..." (editor).',
+  },
+  {
     code: 'contract-invalid',
     severity: 'error',
     title: 'A contract file is broken',

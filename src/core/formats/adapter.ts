@@ -1,14 +1,16 @@
 // The shape of a format adapter. A trace arrives either as one JSON document, or as JSONL whose lines are
-// whole conversations (read like documents) or events of one conversation spread over many lines.
+// whole conversations (read like documents) or events of one conversation spread over many lines. An adapter says
+// which of the two it reads: `document` (claims a parsed value, reads it into sessions) and/or `lines` (claims a
+// line, and opens a reader that owns its state across the file's lines, the way an ESLint rule's `create()` owns
+// its own). Nothing is shared between adapters or between files: a new adapter is one file that cannot break another.
 import type { Session } from '../model';
 import type { Doc } from '../parse/doc';
 import { SessionBuilder } from './builder';
 
-export interface LineState {
+/** Where a line reader writes: the file's session, and sessions the format names itself. */
+export interface LineSink {
   /** The session the lines of this file are building. */
-  builder: SessionBuilder;
-  /** Adapter-private memory across lines (e.g. the id of the last assistant message). */
-  memo: Record<string, unknown>;
+  readonly builder: SessionBuilder;
   /** The builder of a named session of this file (a Claude Code `sessionId`, a sidechain): created on first use,
    *  checked when the file ends. The first name used takes over `builder` while it is still empty. */
   sessionFor(key: string): SessionBuilder;
@@ -16,25 +18,44 @@ export interface LineState {
   closeSession(key: string): void;
 }
 
+/** One file's lines in one format: made by `LineFormat.open`, given every line of the file this format reads. */
+export interface LineReader {
+  /** Read one event line. */
+  read(doc: Doc): void;
+  /** The file ended: write out what is still pending (a stream's unfinished tool calls). */
+  finish?(): void;
+}
+
+export interface DocumentFormat {
+  /** Whether a parsed JSON document (or a JSONL line that is a whole conversation) is in this format. */
+  claims(value: unknown): boolean;
+  /** Read a claimed document into sessions. */
+  read(doc: Doc, emit: (session: Session) => void): void;
+}
+
+export interface LineFormat {
+  /** Whether a JSONL line is, beyond doubt, one event of a conversation in this format (it carries tool traffic). */
+  claims(value: unknown): boolean;
+  /** Whether a line that proves nothing by itself (a plain text message) may belong to this format: asked first of
+   *  the format the file's lines already belong to, so that such lines land in the same session. */
+  accepts?(value: unknown): boolean;
+  /** A reader for one file, with state of its own. */
+  open(sink: LineSink): LineReader;
+}
+
 export interface FormatAdapter {
-  /** The name reported in the CLI's `format` field. */
+  /** The name reported in the CLI's `format` field, and given to `--read-as`. */
   readonly id: string;
   /** Built-in contract packs for the agent this format recognises (ids in contracts/packs): a Claude Code log
    *  gets the Claude Code pack. */
   readonly packs?: readonly string[];
-  /** Whether a parsed JSON document (or a JSONL line that is a whole conversation) is in this format. */
-  claimsDocument?(value: unknown): boolean;
-  /** Read a claimed document into sessions. */
-  readDocument?(doc: Doc, emit: (session: Session) => void): void;
-  /** Whether a JSONL line is, beyond doubt, one event of a conversation in this format (it carries tool traffic). */
-  claimsLine?(value: unknown): boolean;
-  /** Whether this adapter can read a line that proves nothing by itself (a plain text message): asked first of
-   *  the adapter the file's lines already belong to, so that such lines land in the same session. */
-  acceptsLine?(value: unknown): boolean;
-  /** Read one event line into the file's open session. */
-  readLine?(doc: Doc, state: LineState): void;
-  /** The file ended: write out what is still pending (a stream's unfinished tool calls). */
-  finishLines?(state: LineState): void;
+  readonly document?: DocumentFormat;
+  readonly lines?: LineFormat;
+}
+
+/** Whether `value` is claimed by `adapter`, whole or as a line. */
+export function claims(adapter: FormatAdapter, value: unknown): boolean {
+  return (adapter.document?.claims(value) ?? false) || (adapter.lines?.claims(value) ?? false);
 }
 
 /** Read a document's sessions through a single fresh builder (the common case: one document, one session). */

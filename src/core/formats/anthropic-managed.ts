@@ -4,7 +4,7 @@
 // event id) and the results (`user.custom_tool_result` `{custom_tool_use_id, content, is_error}` and
 // `agent.tool_result` `{tool_use_id, ...}`); a result sent with `events.send` and echoed by the stream is one
 // result (the echo adds its `is_error`).
-import type { FormatAdapter, LineState } from './adapter';
+import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -43,10 +43,8 @@ function readEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, results:
   b.breakTurn();
 }
 
-function readRecord(doc: Doc, state: LineState): void {
+function readRecord(doc: Doc, b: SessionBuilder, results: Map<string, ToolResult>): void {
   const [method, payload] = doc.value as [string, unknown];
-  const b = state.builder;
-  const results = ((state.memo.results as Map<string, ToolResult> | undefined) ?? (state.memo.results = new Map())) as Map<string, ToolResult>;
   if (/sessions\.create$|agents\.(create|update)$/.test(method) && isPlainObject(payload)) {
     if (isPlainObject(payload.agent)) readTools(b, doc, [1, 'agent'], payload.agent);
     else readTools(b, doc, [1], payload);
@@ -62,10 +60,12 @@ function readRecord(doc: Doc, state: LineState): void {
 
 export const anthropicManaged: FormatAdapter = {
   id: 'anthropic-managed-agents',
-  claimsLine(v) {
-    return isRecord(v);
-  },
-  readLine(doc, state) {
-    readRecord(doc, state);
+  lines: {
+    claims: isRecord,
+    open({ builder }) {
+      // a result sent with events.send and echoed by the stream: the echo only adds its is_error
+      const results = new Map<string, ToolResult>();
+      return { read: (doc) => readRecord(doc, builder, results) };
+    },
   },
 };

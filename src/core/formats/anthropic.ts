@@ -90,33 +90,35 @@ function messagesOf(v: unknown): unknown[] | undefined {
 
 export const anthropic: FormatAdapter = {
   id: 'anthropic',
-  claimsDocument(v) {
-    if (isResponse(v)) return true;
-    const list = messagesOf(v);
-    if (!list || list.length === 0 || !list.every(isAnthropicMessage)) return false;
-    const tools = isPlainObject(v) ? v.tools : undefined;
-    const declaresAnthropicTools = Array.isArray(tools) && tools.some((t) => isPlainObject(t) && 'input_schema' in t);
-    return declaresAnthropicTools || list.some((m) => hasToolBlocks((m as Obj).content));
+  document: {
+    claims(v) {
+      if (isResponse(v)) return true;
+      const list = messagesOf(v);
+      if (!list || list.length === 0 || !list.every(isAnthropicMessage)) return false;
+      const tools = isPlainObject(v) ? v.tools : undefined;
+      const declaresAnthropicTools = Array.isArray(tools) && tools.some((t) => isPlainObject(t) && 'input_schema' in t);
+      return declaresAnthropicTools || list.some((m) => hasToolBlocks((m as Obj).content));
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      singleSession((b) => {
+        if (isResponse(v)) {
+          readAnthropicMessage(b, doc, [], v);
+          return;
+        }
+        if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
+        const inRequest = isPlainObject(v);
+        (messagesOf(v) ?? []).forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+      }, emit);
+    },
   },
-  readDocument(doc, emit) {
-    const v = doc.value;
-    singleSession((b) => {
-      if (isResponse(v)) {
-        readAnthropicMessage(b, doc, [], v);
-        return;
-      }
-      if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
-      const inRequest = isPlainObject(v);
-      (messagesOf(v) ?? []).forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
-    }, emit);
-  },
-  claimsLine(v) {
-    return (isAnthropicMessage(v) && hasToolBlocks(v.content)) || isResponse(v);
-  },
-  acceptsLine(v) {
-    return isAnthropicMessage(v) && !('type' in v && v.type !== 'message');
-  },
-  readLine(doc, state) {
-    readAnthropicMessage(state.builder, doc, [], doc.value as Obj);
+  lines: {
+    claims(v) {
+      return (isAnthropicMessage(v) && hasToolBlocks(v.content)) || isResponse(v);
+    },
+    accepts(v) {
+      return isAnthropicMessage(v) && !('type' in v && v.type !== 'message');
+    },
+    open: ({ builder }) => ({ read: (doc) => readAnthropicMessage(builder, doc, [], doc.value as Obj) }),
   },
 };

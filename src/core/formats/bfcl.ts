@@ -37,16 +37,18 @@ function isAnswerKey(v: unknown): v is Obj {
 
 export const bfcl: FormatAdapter = {
   id: 'bfcl',
-  claimsDocument(v) {
-    return isQuestion(v) || isAnswerKey(v);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value;
-    if (!isQuestion(v)) return;
-    singleSession((b) => {
-      v.function.forEach((f, i) => {
-        if (isPlainObject(f) && typeof f.name === 'string' && 'parameters' in f) b.tool(f.name, bfclSchema(f.parameters), { doc, path: ['function', i] });
-      });
-    }, emit, str(v.id));
+  document: {
+    claims(v) {
+      return isQuestion(v) || isAnswerKey(v);
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      if (!isQuestion(v)) return;
+      singleSession((b) => {
+        v.function.forEach((f, i) => {
+          if (isPlainObject(f) && typeof f.name === 'string' && 'parameters' in f) b.tool(f.name, bfclSchema(f.parameters), { doc, path: ['function', i] });
+        });
+      }, emit, str(v.id));
+    },
   },
 };

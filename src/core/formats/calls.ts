@@ -37,17 +37,17 @@ function readRecord(b: SessionBuilder, doc: Doc, path: JsonPath, rec: Obj): void
 
 export const calls: FormatAdapter = {
   id: 'calls',
-  claimsDocument(v) {
-    if (isCallRecord(v)) return false; // a single record is read as a line event, so a JSONL of them is one session
-    return Array.isArray(v) && v.length > 0 && v.every(isCallRecord);
+  document: {
+    claims(v) {
+      if (isCallRecord(v)) return false; // a single record is read as a line event, so a JSONL of them is one session
+      return Array.isArray(v) && v.length > 0 && v.every(isCallRecord);
+    },
+    read(doc, emit) {
+      singleSession((b) => (doc.value as Obj[]).forEach((rec, i) => readRecord(b, doc, [i], rec)), emit);
+    },
   },
-  readDocument(doc, emit) {
-    singleSession((b) => (doc.value as Obj[]).forEach((rec, i) => readRecord(b, doc, [i], rec)), emit);
-  },
-  claimsLine(v) {
-    return isCallRecord(v);
-  },
-  readLine(doc, state) {
-    readRecord(state.builder, doc, [], doc.value as Obj);
+  lines: {
+    claims: isCallRecord,
+    open: ({ builder }) => ({ read: (doc) => readRecord(builder, doc, [], doc.value as Obj) }),
   },
 };

@@ -122,23 +122,22 @@ class ClaudeCodeReader {
 export const claudeCode: FormatAdapter = {
   id: 'claude-code',
   packs: ['claude-code'],
-  claimsDocument(v) {
-    return isLoglines(v);
+  document: {
+    claims: isLoglines,
+    read(doc, emit) {
+      const sessions = new SessionSet();
+      const reader = new ClaudeCodeReader((key) => sessions.get(key));
+      (doc.value as { loglines: unknown[] }).loglines.forEach((l, i) => {
+        if (isPlainObject(l)) reader.read(doc, ['loglines', i], l);
+      });
+      sessions.emitAll(emit);
+    },
   },
-  readDocument(doc, emit) {
-    const sessions = new SessionSet();
-    const reader = new ClaudeCodeReader((key) => sessions.get(key));
-    (doc.value as { loglines: unknown[] }).loglines.forEach((l, i) => {
-      if (isPlainObject(l)) reader.read(doc, ['loglines', i], l);
-    });
-    sessions.emitAll(emit);
-  },
-  claimsLine(v) {
-    return isClaudeCodeLine(v);
-  },
-  readLine(doc, state) {
-    let reader = state.memo.reader as ClaudeCodeReader | undefined;
-    if (!reader) state.memo.reader = reader = new ClaudeCodeReader((key) => state.sessionFor(key), (key) => state.closeSession(key));
-    reader.read(doc, [], doc.value as Obj);
+  lines: {
+    claims: isClaudeCodeLine,
+    open(sink) {
+      const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key));
+      return { read: (doc) => reader.read(doc, [], doc.value as Obj) };
+    },
   },
 };

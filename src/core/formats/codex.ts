@@ -68,29 +68,32 @@ function readItem(b: SessionBuilder, doc: Doc, item: Obj, memo: CodexMemo): void
 export const codex: FormatAdapter = {
   id: 'codex',
   packs: ['codex'],
-  claimsLine(v) {
-    return isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload);
-  },
-  acceptsLine(v) {
-    return isEnvelope(v);
-  },
-  readLine(doc, state) {
-    const line = doc.value as Obj;
-    const memo = ((state.memo.codex as CodexMemo | undefined) ?? (state.memo.codex = { exitCodes: new Map() })) as CodexMemo;
-    const payload = line.payload;
-    if (!isPlainObject(payload)) return;
-    const b = state.builder;
-    if (line.type === 'session_meta') {
-      b.session.id ??= str(payload.id);
-    } else if (line.type === 'response_item') {
-      readItem(b, doc, payload, memo);
-    } else if (line.type === 'event_msg' && payload.type === 'exec_command_end') {
-      const callId = str(payload.call_id);
-      const code = num(payload.exit_code);
-      if (callId !== undefined && code !== undefined) {
-        memo.exitCodes.set(callId, code);
-        applyExitCode(b, callId, code);
-      }
-    }
+  lines: {
+    claims(v) {
+      return isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload);
+    },
+    accepts: isEnvelope,
+    open({ builder: b }) {
+      const memo: CodexMemo = { exitCodes: new Map() };
+      return {
+        read(doc) {
+          const line = doc.value as Obj;
+          const payload = line.payload;
+          if (!isPlainObject(payload)) return;
+          if (line.type === 'session_meta') {
+            b.session.id ??= str(payload.id);
+          } else if (line.type === 'response_item') {
+            readItem(b, doc, payload, memo);
+          } else if (line.type === 'event_msg' && payload.type === 'exec_command_end') {
+            const callId = str(payload.call_id);
+            const code = num(payload.exit_code);
+            if (callId !== undefined && code !== undefined) {
+              memo.exitCodes.set(callId, code);
+              applyExitCode(b, callId, code);
+            }
+          }
+        },
+      };
+    },
   },
 };

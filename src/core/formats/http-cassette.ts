@@ -43,38 +43,40 @@ function isSse(body: unknown): body is string {
 /** The cassette adapter, given the list of adapters that may claim a body (the registry, asked lazily: the
  *  registry holds this adapter too, so it cannot be imported here without a cycle). */
 export function httpCassetteAdapter(adapters: () => readonly FormatAdapter[]): FormatAdapter {
-  const innerAdapter = (value: unknown) => adapters().find((a) => a.id !== 'http-cassette' && a.claimsDocument?.(value));
+  const innerFormat = (value: unknown) => adapters().find((a) => a.id !== 'http-cassette' && a.document?.claims(value))?.document;
   return {
     id: 'http-cassette',
-    claimsDocument(v) {
-      if (!isCassette(v)) return false;
-      if (isSse(v.body)) return true;
-      const inner = jsonValue(v.body);
-      return innerAdapter(inner) !== undefined || isStreamEvent(inner);
-    },
-    readDocument(doc, emit) {
-      const v = doc.value as Obj;
-      if (isSse(v.body)) {
-        const body = v.body;
-        singleSession((b) => {
-          const a = new StreamAssembler(b);
-          for (const e of sseEvents(doc, body)) a.event(e.doc, [], e.value);
-          a.flush();
-        }, emit);
-        return;
-      }
-      const inner = jsonIn(doc, ['body'], v.body);
-      if (inner.doc === doc) return;
-      const adapter = innerAdapter(inner.value);
-      if (adapter?.readDocument) {
-        adapter.readDocument(inner.doc, emit);
-      } else if (isStreamEvent(inner.value)) {
-        singleSession((b) => {
-          const a = new StreamAssembler(b);
-          a.event(inner.doc, [], inner.value as Obj);
-          a.flush();
-        }, emit);
-      }
+    document: {
+      claims(v) {
+        if (!isCassette(v)) return false;
+        if (isSse(v.body)) return true;
+        const inner = jsonValue(v.body);
+        return innerFormat(inner) !== undefined || isStreamEvent(inner);
+      },
+      read(doc, emit) {
+        const v = doc.value as Obj;
+        if (isSse(v.body)) {
+          const body = v.body;
+          singleSession((b) => {
+            const a = new StreamAssembler(b);
+            for (const e of sseEvents(doc, body)) a.event(e.doc, [], e.value);
+            a.flush();
+          }, emit);
+          return;
+        }
+        const inner = jsonIn(doc, ['body'], v.body);
+        if (inner.doc === doc) return;
+        const format = innerFormat(inner.value);
+        if (format) {
+          format.read(inner.doc, emit);
+        } else if (isStreamEvent(inner.value)) {
+          singleSession((b) => {
+            const a = new StreamAssembler(b);
+            a.event(inner.doc, [], inner.value as Obj);
+            a.flush();
+          }, emit);
+        }
+      },
     },
   };
 }

@@ -50,4 +50,18 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   calls,
 ];
 
-export type { FormatAdapter, LineState } from './adapter';
+/** The reader of last resort: asked only when no adapter above claims anything in a file (or when forced). */
+export const SHAPE_READER: FormatAdapter | undefined = undefined;
+
+/** Every reader `--read-as` can name, by id. */
+export function adapterById(id: string): FormatAdapter | undefined {
+  return ADAPTERS.find((a) => a.id === id) ?? (SHAPE_READER?.id === id ? SHAPE_READER : undefined);
+}
+
+/** The ids `--read-as` takes. */
+export function readerIds(): string[] {
+  return [...ADAPTERS.map((a) => a.id), ...(SHAPE_READER ? [SHAPE_READER.id] : [])];
+}
+
+export type { DocumentFormat, FormatAdapter, LineFormat, LineReader, LineSink } from './adapter';
+export { claims } from './adapter';

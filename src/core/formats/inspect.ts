@@ -93,27 +93,29 @@ function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
 
 export const inspect: FormatAdapter = {
   id: 'inspect',
-  claimsDocument(v) {
-    if (isLog(v) || isContainer(v) || isSample(v) || isEventList(v)) return true;
-    return isPlainObject(v) && isEventList(v.events) && !('epoch' in v);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value;
-    const sessions = new SessionSet();
-    if (isLog(v) || isContainer(v)) {
-      const samples = Array.isArray(v.samples) ? v.samples : [];
-      samples.forEach((s, i) => {
-        if (isSample(s)) readSample(sessions.get(`${keyText(s.id)}#${keyText(s.epoch)}`), doc, ['samples', i], s);
-      });
-    } else if (isSample(v)) {
-      readSample(sessions.get(`${keyText(v.id)}#${keyText(v.epoch)}`), doc, [], v);
-    } else {
-      const events = (Array.isArray(v) ? v : (v as Obj).events) as unknown[];
-      const b = sessions.get('');
-      const path = Array.isArray(v) ? [] : ['events'];
-      readTools(b, doc, path, events, new Set());
-      readToolEvents(b, doc, path, events);
-    }
-    sessions.emitAll(emit);
+  document: {
+    claims(v) {
+      if (isLog(v) || isContainer(v) || isSample(v) || isEventList(v)) return true;
+      return isPlainObject(v) && isEventList(v.events) && !('epoch' in v);
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      const sessions = new SessionSet();
+      if (isLog(v) || isContainer(v)) {
+        const samples = Array.isArray(v.samples) ? v.samples : [];
+        samples.forEach((s, i) => {
+          if (isSample(s)) readSample(sessions.get(`${keyText(s.id)}#${keyText(s.epoch)}`), doc, ['samples', i], s);
+        });
+      } else if (isSample(v)) {
+        readSample(sessions.get(`${keyText(v.id)}#${keyText(v.epoch)}`), doc, [], v);
+      } else {
+        const events = (Array.isArray(v) ? v : (v as Obj).events) as unknown[];
+        const b = sessions.get('');
+        const path = Array.isArray(v) ? [] : ['events'];
+        readTools(b, doc, path, events, new Set());
+        readToolEvents(b, doc, path, events);
+      }
+      sessions.emitAll(emit);
+    },
   },
 };

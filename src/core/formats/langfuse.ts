@@ -132,16 +132,18 @@ function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj
 
 export const langfuse: FormatAdapter = {
   id: 'langfuse',
-  claimsDocument(v) {
-    return isExport(v) || (Array.isArray(v) && v.length > 0 && v.every(isExport));
-  },
-  readDocument(doc, emit) {
-    const sessions = new SessionSet();
-    const list = Array.isArray(doc.value) ? doc.value : [doc.value];
-    list.forEach((e, i) => {
-      const ex = e as { trace: Obj; observations: unknown[] };
-      readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, Array.isArray(doc.value) ? [i] : [], ex);
-    });
-    sessions.emitAll(emit);
+  document: {
+    claims(v) {
+      return isExport(v) || (Array.isArray(v) && v.length > 0 && v.every(isExport));
+    },
+    read(doc, emit) {
+      const sessions = new SessionSet();
+      const list = Array.isArray(doc.value) ? doc.value : [doc.value];
+      list.forEach((e, i) => {
+        const ex = e as { trace: Obj; observations: unknown[] };
+        readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, Array.isArray(doc.value) ? [i] : [], ex);
+      });
+      sessions.emitAll(emit);
+    },
   },
 };

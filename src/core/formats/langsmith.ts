@@ -24,47 +24,49 @@ interface Part {
 
 export const langsmith: FormatAdapter = {
   id: 'langsmith',
-  claimsDocument(v) {
-    return isIngest(v);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value as Obj;
-    const byId = new Map<string, Part[]>();
-    for (const key of ['post', 'patch']) {
-      if (!Array.isArray(v[key])) continue;
-      (v[key] as Obj[]).forEach((run, i) => {
-        const parts = byId.get(run.id as string) ?? [];
-        parts.push({ run, path: [key, i] });
-        byId.set(run.id as string, parts);
-      });
-    }
-    const runs = [...byId.values()].sort((a, b) => keyText(a[0].run.dotted_order ?? '').localeCompare(keyText(b[0].run.dotted_order ?? '')));
-    const sessions = new SessionSet();
-    for (const parts of runs) {
-      const first = parts[0].run;
-      const b = sessions.get(str(first.trace_id) ?? '');
-      const type = parts.map((p) => str(p.run.run_type)).find((t) => t !== undefined);
-      const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
-      if (type === 'tool') {
-        const name = str(first.name) ?? 'tool';
-        const inputs = parts.find((p) => 'inputs' in p.run);
-        const error = parts.find((p) => typeof p.run.error === 'string');
-        const index = unansweredByName(b, name);
-        const callIndex = index ?? b.call({ name, at: { doc, path: inputs?.path ?? parts[0].path }, namePath: ['name'], argsPath: ['inputs'], args: inputs?.run.inputs, expect: 'object' }, b.newTurn()).index;
-        const at = (error ?? outputs ?? parts[0]).path;
-        b.result({ at: { doc, path: at }, callId: b.session.calls[callIndex].id, callIndex, payload: error ? error.run.error : outputs?.run.outputs,
-          payloadPath: [error ? 'error' : 'outputs'], transport: error ? { isError: true } : {} });
-        b.breakTurn();
-        continue;
-      }
-      if (!outputs) continue;
-      const out = outputs.run.outputs as Obj;
-      if (Array.isArray(out.choices)) {
-        out.choices.forEach((c, i) => {
-          if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, [...outputs.path, 'outputs', 'choices', i, 'message'], c.message);
+  document: {
+    claims(v) {
+      return isIngest(v);
+    },
+    read(doc, emit) {
+      const v = doc.value as Obj;
+      const byId = new Map<string, Part[]>();
+      for (const key of ['post', 'patch']) {
+        if (!Array.isArray(v[key])) continue;
+        (v[key] as Obj[]).forEach((run, i) => {
+          const parts = byId.get(run.id as string) ?? [];
+          parts.push({ run, path: [key, i] });
+          byId.set(run.id as string, parts);
         });
       }
-    }
-    sessions.emitAll(emit);
+      const runs = [...byId.values()].sort((a, b) => keyText(a[0].run.dotted_order ?? '').localeCompare(keyText(b[0].run.dotted_order ?? '')));
+      const sessions = new SessionSet();
+      for (const parts of runs) {
+        const first = parts[0].run;
+        const b = sessions.get(str(first.trace_id) ?? '');
+        const type = parts.map((p) => str(p.run.run_type)).find((t) => t !== undefined);
+        const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
+        if (type === 'tool') {
+          const name = str(first.name) ?? 'tool';
+          const inputs = parts.find((p) => 'inputs' in p.run);
+          const error = parts.find((p) => typeof p.run.error === 'string');
+          const index = unansweredByName(b, name);
+          const callIndex = index ?? b.call({ name, at: { doc, path: inputs?.path ?? parts[0].path }, namePath: ['name'], argsPath: ['inputs'], args: inputs?.run.inputs, expect: 'object' }, b.newTurn()).index;
+          const at = (error ?? outputs ?? parts[0]).path;
+          b.result({ at: { doc, path: at }, callId: b.session.calls[callIndex].id, callIndex, payload: error ? error.run.error : outputs?.run.outputs,
+            payloadPath: [error ? 'error' : 'outputs'], transport: error ? { isError: true } : {} });
+          b.breakTurn();
+          continue;
+        }
+        if (!outputs) continue;
+        const out = outputs.run.outputs as Obj;
+        if (Array.isArray(out.choices)) {
+          out.choices.forEach((c, i) => {
+            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, [...outputs.path, 'outputs', 'choices', i, 'message'], c.message);
+          });
+        }
+      }
+      sessions.emitAll(emit);
+    },
   },
 };

@@ -80,26 +80,33 @@ function readCapture(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): void 
   else if (method === 'call_tool') readResult(b, doc, path, id, m.result, m.error, 'result', 'error');
 }
 
-function memoOf(memo: Record<string, unknown>): McpMemo {
-  return ((memo.mcp as McpMemo | undefined) ?? (memo.mcp = { pending: new Map() })) as McpMemo;
+function newMemo(): McpMemo {
+  return { pending: new Map() };
 }
 
 export const mcp: FormatAdapter = {
   id: 'mcp',
   packs: ['mcp-filesystem', 'mcp-fetch', 'mcp-git'],
-  claimsDocument(v) {
-    return Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture));
+  document: {
+    claims(v) {
+      return Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture));
+    },
+    read(doc, emit) {
+      const memo = newMemo();
+      singleSession((b) => (doc.value as Obj[]).forEach((m, i) => (isJsonRpc(m) ? readRpc(b, doc, [i], m, memo) : readCapture(b, doc, [i], m))), emit);
+    },
   },
-  readDocument(doc, emit) {
-    const memo = memoOf({});
-    singleSession((b) => (doc.value as Obj[]).forEach((m, i) => (isJsonRpc(m) ? readRpc(b, doc, [i], m, memo) : readCapture(b, doc, [i], m))), emit);
-  },
-  claimsLine(v) {
-    return isJsonRpc(v) || isCapture(v);
-  },
-  readLine(doc, state) {
-    const m = doc.value as Obj;
-    if (isJsonRpc(m)) readRpc(state.builder, doc, [], m, memoOf(state.memo));
-    else readCapture(state.builder, doc, [], m);
+  lines: {
+    claims: (v) => isJsonRpc(v) || isCapture(v),
+    open({ builder }) {
+      const memo = newMemo();
+      return {
+        read(doc) {
+          const m = doc.value as Obj;
+          if (isJsonRpc(m)) readRpc(builder, doc, [], m, memo);
+          else readCapture(builder, doc, [], m);
+        },
+      };
+    },
   },
 };

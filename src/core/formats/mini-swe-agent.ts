@@ -57,11 +57,13 @@ function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]):
 
 export const miniSweAgent: FormatAdapter = {
   id: 'mini-swe-agent',
-  claimsDocument(v) {
-    return isMiniSweTrajectory(v);
-  },
-  readDocument(doc, emit) {
-    const found = messagesOf(doc.value)!;
-    singleSession((b) => readMessages(b, doc, found.path, found.list), emit);
+  document: {
+    claims(v) {
+      return isMiniSweTrajectory(v);
+    },
+    read(doc, emit) {
+      const found = messagesOf(doc.value)!;
+      singleSession((b) => readMessages(b, doc, found.path, found.list), emit);
+    },
   },
 };

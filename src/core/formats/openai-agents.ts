@@ -37,22 +37,24 @@ function readItems(b: SessionBuilder, doc: Doc, items: { item: Obj; path: JsonPa
 
 export const openaiAgents: FormatAdapter = {
   id: 'openai-agents',
-  claimsDocument(v) {
-    return isRunState(v);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value as Obj;
-    const items: { item: Obj; path: JsonPath }[] = [];
-    (v.generated_items as unknown[]).forEach((g, i) => {
-      if (isPlainObject(g) && isPlainObject(g.raw_item)) items.push({ item: g.raw_item, path: ['generated_items', i, 'raw_item'] });
-    });
-    if (!items.some(({ item }) => item.type === 'function_call' || item.type === 'custom_tool_call')) {
-      const responses: { r: unknown; path: JsonPath }[] = [{ r: v.last_model_response, path: ['last_model_response'] }];
-      if (Array.isArray(v.model_responses)) v.model_responses.forEach((r, i) => responses.push({ r, path: ['model_responses', i] }));
-      for (const { r, path } of responses) {
-        if (isPlainObject(r) && Array.isArray(r.output)) r.output.forEach((it, j) => isPlainObject(it) && items.push({ item: it, path: [...path, 'output', j] }));
+  document: {
+    claims(v) {
+      return isRunState(v);
+    },
+    read(doc, emit) {
+      const v = doc.value as Obj;
+      const items: { item: Obj; path: JsonPath }[] = [];
+      (v.generated_items as unknown[]).forEach((g, i) => {
+        if (isPlainObject(g) && isPlainObject(g.raw_item)) items.push({ item: g.raw_item, path: ['generated_items', i, 'raw_item'] });
+      });
+      if (!items.some(({ item }) => item.type === 'function_call' || item.type === 'custom_tool_call')) {
+        const responses: { r: unknown; path: JsonPath }[] = [{ r: v.last_model_response, path: ['last_model_response'] }];
+        if (Array.isArray(v.model_responses)) v.model_responses.forEach((r, i) => responses.push({ r, path: ['model_responses', i] }));
+        for (const { r, path } of responses) {
+          if (isPlainObject(r) && Array.isArray(r.output)) r.output.forEach((it, j) => isPlainObject(it) && items.push({ item: it, path: [...path, 'output', j] }));
+        }
       }
-    }
-    singleSession((b) => readItems(b, doc, items), emit);
+      singleSession((b) => readItems(b, doc, items), emit);
+    },
   },
 };

@@ -98,41 +98,43 @@ function hasChatToolTraffic(list: unknown[]): boolean {
 
 export const openaiChat: FormatAdapter = {
   id: 'openai-chat',
-  claimsDocument(v) {
-    if (isPlainObject(v) && Array.isArray(v.choices)) {
-      return v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
-    }
-    const list = messagesOf(v);
-    if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v)) return false;
-    // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
-    return hasChatToolTraffic(list) || !list.some((m) => Array.isArray((m as Obj).content) && (m.content as unknown[]).some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
-  },
-  readDocument(doc, emit) {
-    const v = doc.value;
-    singleSession((b) => {
+  document: {
+    claims(v) {
       if (isPlainObject(v) && Array.isArray(v.choices)) {
-        v.choices.forEach((c, i) => {
-          if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, ['choices', i, 'message'], c.message);
-        });
-        return;
+        return v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
       }
-      const inRequest = isPlainObject(v);
-      if (inRequest) {
-        readChatTools(b, doc, ['tools'], v.tools);
-        readChatTools(b, doc, ['functions'], v.functions);
-      }
-      const list = messagesOf(v) ?? [];
-      const base = messagesPath(v);
-      list.forEach((m, i) => readChatMessage(b, doc, [...base, i], m as Obj));
-    }, emit);
+      const list = messagesOf(v);
+      if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v)) return false;
+      // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
+      return hasChatToolTraffic(list) || !list.some((m) => Array.isArray((m as Obj).content) && (m.content as unknown[]).some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      singleSession((b) => {
+        if (isPlainObject(v) && Array.isArray(v.choices)) {
+          v.choices.forEach((c, i) => {
+            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, ['choices', i, 'message'], c.message);
+          });
+          return;
+        }
+        const inRequest = isPlainObject(v);
+        if (inRequest) {
+          readChatTools(b, doc, ['tools'], v.tools);
+          readChatTools(b, doc, ['functions'], v.functions);
+        }
+        const list = messagesOf(v) ?? [];
+        const base = messagesPath(v);
+        list.forEach((m, i) => readChatMessage(b, doc, [...base, i], m as Obj));
+      }, emit);
+    },
   },
-  claimsLine(v) {
-    return isChatMessage(v) && !('type' in v) && (Array.isArray(v.tool_calls) || v.role === 'tool' || v.role === 'function' || isPlainObject(v.function_call));
-  },
-  acceptsLine(v) {
-    return isChatMessage(v) && !('type' in v) && !(Array.isArray(v.content) && v.content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
-  },
-  readLine(doc, state) {
-    readChatMessage(state.builder, doc, [], doc.value as Obj);
+  lines: {
+    claims(v) {
+      return isChatMessage(v) && !('type' in v) && (Array.isArray(v.tool_calls) || v.role === 'tool' || v.role === 'function' || isPlainObject(v.function_call));
+    },
+    accepts(v) {
+      return isChatMessage(v) && !('type' in v) && !(Array.isArray(v.content) && v.content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
+    },
+    open: ({ builder }) => ({ read: (doc) => readChatMessage(builder, doc, [], doc.value as Obj) }),
   },
 };

@@ -79,30 +79,28 @@ function itemsOf(v: unknown): { list: unknown[]; key?: string } | undefined {
 
 export const openaiResponses: FormatAdapter = {
   id: 'openai-responses',
-  claimsDocument(v) {
-    const found = itemsOf(v);
-    if (!found) return false;
-    if (found.key === 'output' && isPlainObject(v) && v.object === 'response') return true;
-    return found.list.length > 0 && found.list.every(isItem) && found.list.some(isCallItem);
+  document: {
+    claims(v) {
+      const found = itemsOf(v);
+      if (!found) return false;
+      if (found.key === 'output' && isPlainObject(v) && v.object === 'response') return true;
+      return found.list.length > 0 && found.list.every(isItem) && found.list.some(isCallItem);
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      const found = itemsOf(v);
+      singleSession((b) => {
+        if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
+        found?.list.forEach((item, i) => {
+          if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
+        });
+      }, emit);
+    },
   },
-  readDocument(doc, emit) {
-    const v = doc.value;
-    const found = itemsOf(v);
-    singleSession((b) => {
-      if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
-      found?.list.forEach((item, i) => {
-        if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
-      });
-    }, emit);
-  },
-  claimsLine(v) {
-    return isCallItem(v);
-  },
-  acceptsLine(v) {
-    return isItem(v);
-  },
-  readLine(doc, state) {
-    readResponsesItem(state.builder, doc, [], doc.value as Obj);
+  lines: {
+    claims: isCallItem,
+    accepts: isItem,
+    open: ({ builder }) => ({ read: (doc) => readResponsesItem(builder, doc, [], doc.value as Obj) }),
   },
 };
 

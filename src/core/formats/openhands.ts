@@ -77,10 +77,12 @@ function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
 export const openhands: FormatAdapter = {
   id: 'openhands',
   packs: ['openhands'],
-  claimsDocument(v) {
-    return Array.isArray(v) && v.length > 0 && v.every(isEvent);
-  },
-  readDocument(doc, emit) {
-    singleSession((b) => readEvents(b, doc, doc.value as unknown[]), emit);
+  document: {
+    claims(v) {
+      return Array.isArray(v) && v.length > 0 && v.every(isEvent);
+    },
+    read(doc, emit) {
+      singleSession((b) => readEvents(b, doc, doc.value as unknown[]), emit);
+    },
   },
 };

@@ -6,29 +6,34 @@
 // from `llm.tools.N.tool.json_schema`. Each trace id is a session. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpan, arraySpans, collectSpanLine, finishSpanLines, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace, readTraces } from './spans';
+import { arraySpan, arraySpans, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace, readTraces, SpanLines } from './spans';
 
 export const openinference: FormatAdapter = {
   id: 'openinference',
-  claimsDocument(v) {
-    if (isSpanArray(v, hasOpenInference)) return true;
-    return isFlatAttributeMap(v) && hasOpenInference(Object.keys(v));
+  document: {
+    claims(v) {
+      if (isSpanArray(v, hasOpenInference)) return true;
+      return isFlatAttributeMap(v) && hasOpenInference(Object.keys(v));
+    },
+    read(doc, emit) {
+      if (!Array.isArray(doc.value)) {
+        singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
+        return;
+      }
+      readTraces(arraySpans(doc), emit);
+    },
   },
-  readDocument(doc, emit) {
-    if (!Array.isArray(doc.value)) {
-      singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
-      return;
-    }
-    readTraces(arraySpans(doc), emit);
-  },
-  claimsLine(v) {
-    return isSpanObject(v, hasOpenInference);
-  },
-  readLine(doc, state) {
-    const span = arraySpan(doc, [], doc.value);
-    if (span) collectSpanLine(state.memo, [span]);
-  },
-  finishLines(state) {
-    finishSpanLines(state);
+  lines: {
+    claims: (v) => isSpanObject(v, hasOpenInference),
+    open(sink) {
+      const spans = new SpanLines(sink);
+      return {
+        read(doc) {
+          const span = arraySpan(doc, [], doc.value);
+          if (span) spans.add([span]);
+        },
+        finish: () => spans.finish(),
+      };
+    },
   },
 };

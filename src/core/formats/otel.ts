@@ -4,32 +4,37 @@
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { arraySpan, arraySpans, collectSpanLine, finishSpanLines, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, readTraces } from './spans';
+import { arraySpan, arraySpans, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, readTraces, SpanLines } from './spans';
 
 const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
 
 export const otel: FormatAdapter = {
   id: 'otel',
-  claimsDocument(v) {
-    if (isOtlp(v)) return true;
-    if (isSpanArray(v, genAiOnly) && !isSpanArray(v, hasOpenInference)) return true;
-    return isFlatAttributeMap(v) && genAiOnly(Object.keys(v));
+  document: {
+    claims(v) {
+      if (isOtlp(v)) return true;
+      if (isSpanArray(v, genAiOnly) && !isSpanArray(v, hasOpenInference)) return true;
+      return isFlatAttributeMap(v) && genAiOnly(Object.keys(v));
+    },
+    read(doc, emit) {
+      if (isFlatAttributeMap(doc.value)) {
+        singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
+        return;
+      }
+      readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
+    },
   },
-  readDocument(doc, emit) {
-    if (isFlatAttributeMap(doc.value)) {
-      singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
-      return;
-    }
-    readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
-  },
-  claimsLine(v) {
-    return isOtlp(v) || isSpanObject(v, genAiOnly);
-  },
-  readLine(doc, state) {
-    const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
-    collectSpanLine(state.memo, span ? [span] : otlpSpans(doc));
-  },
-  finishLines(state) {
-    finishSpanLines(state);
+  lines: {
+    claims: (v) => isOtlp(v) || isSpanObject(v, genAiOnly),
+    open(sink) {
+      const spans = new SpanLines(sink);
+      return {
+        read(doc) {
+          const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
+          spans.add(span ? [span] : otlpSpans(doc));
+        },
+        finish: () => spans.finish(),
+      };
+    },
   },
 };

@@ -186,15 +186,20 @@ export function isSpanObject(v: unknown, semconv: (keys: string[]) => boolean): 
 
 /** Spans arriving line by line (an OTLP request per line, as the Collector's file exporter writes, or one span per
  *  line): kept until the file ends, then read per trace id, in start order, like a whole export. */
-export function collectSpanLine(memo: Record<string, unknown>, spans: SpanRecord[]): void {
-  const all = (memo.spans as SpanRecord[] | undefined) ?? (memo.spans = []) as SpanRecord[];
-  for (const s of spans) all.push(s);
-}
+export class SpanLines {
+  private spans: SpanRecord[] = [];
 
-export function finishSpanLines(state: { memo: Record<string, unknown>; sessionFor(key: string): SessionBuilder }): void {
-  const all = (state.memo.spans as SpanRecord[] | undefined) ?? [];
-  state.memo.spans = [];
-  for (const [id, list] of byTrace(all)) readTrace(state.sessionFor(id), list);
+  constructor(private readonly sink: { sessionFor(key: string): SessionBuilder }) {}
+
+  add(spans: SpanRecord[]): void {
+    for (const s of spans) this.spans.push(s);
+  }
+
+  finish(): void {
+    const all = this.spans;
+    this.spans = [];
+    for (const [id, list] of byTrace(all)) readTrace(this.sink.sessionFor(id), list);
+  }
 }
 
 export function isSpanArray(v: unknown, semconv: (keys: string[]) => boolean): boolean {

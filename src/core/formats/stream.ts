@@ -219,32 +219,26 @@ export class StreamAssembler {
   }
 }
 
-function assemblerOf(state: { builder: SessionBuilder; memo: Record<string, unknown> }): StreamAssembler {
-  return ((state.memo.stream as StreamAssembler | undefined) ?? (state.memo.stream = new StreamAssembler(state.builder))) as StreamAssembler;
-}
-
 export const stream: FormatAdapter = {
   id: 'stream',
-  claimsDocument(v) {
-    return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+  document: {
+    claims(v) {
+      return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+    },
+    read(doc, emit) {
+      singleSession((b) => {
+        const a = new StreamAssembler(b);
+        (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
+        a.flush();
+      }, emit);
+    },
   },
-  readDocument(doc, emit) {
-    singleSession((b) => {
-      const a = new StreamAssembler(b);
-      (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
-      a.flush();
-    }, emit);
-  },
-  claimsLine(v) {
-    return isStreamEvent(v);
-  },
-  acceptsLine(v) {
-    return isPlainObject(v) && v.type === 'ping';
-  },
-  readLine(doc, state) {
-    assemblerOf(state).event(doc, [], doc.value as Obj);
-  },
-  finishLines(state) {
-    assemblerOf(state).flush();
+  lines: {
+    claims: isStreamEvent,
+    accepts: (v) => isPlainObject(v) && v.type === 'ping',
+    open({ builder }) {
+      const a = new StreamAssembler(builder);
+      return { read: (doc) => a.event(doc, [], doc.value as Obj), finish: () => a.flush() };
+    },
   },
 };

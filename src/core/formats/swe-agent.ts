@@ -57,11 +57,13 @@ function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]
 export const sweAgent: FormatAdapter = {
   id: 'swe-agent',
   packs: ['swe-agent'],
-  claimsDocument(v) {
-    return isTrajectory(v);
-  },
-  readDocument(doc, emit) {
-    const v = doc.value as { history: Obj[] } & Obj;
-    singleSession((b) => readHistory(b, doc, ['history'], v.history), emit, str(isPlainObject(v.environment) ? undefined : v.environment));
+  document: {
+    claims(v) {
+      return isTrajectory(v);
+    },
+    read(doc, emit) {
+      const v = doc.value as { history: Obj[] } & Obj;
+      singleSession((b) => readHistory(b, doc, ['history'], v.history), emit, str(isPlainObject(v.environment) ? undefined : v.environment));
+    },
   },
 };

@@ -11,17 +11,19 @@ function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
 
 export const tauBench: FormatAdapter = {
   id: 'tau-bench',
-  claimsDocument(v) {
-    return Array.isArray(v) && v.length > 0 && v.every(isEntry);
-  },
-  readDocument(doc, emit) {
-    const sessions = new SessionSet();
-    (doc.value as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
-      const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
-      e.traj.forEach((m, j) => {
-        if (isChatMessage(m)) readChatMessage(b, doc, [i, 'traj', j], m);
+  document: {
+    claims(v) {
+      return Array.isArray(v) && v.length > 0 && v.every(isEntry);
+    },
+    read(doc, emit) {
+      const sessions = new SessionSet();
+      (doc.value as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
+        const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
+        e.traj.forEach((m, j) => {
+          if (isChatMessage(m)) readChatMessage(b, doc, [i, 'traj', j], m);
+        });
       });
-    });
-    sessions.emitAll(emit);
+      sessions.emitAll(emit);
+    },
   },
 };

@@ -96,26 +96,64 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
+/** Names that say "one JSON value per line": such a file is read line by line even when it has one line. */
+export const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
-/** Whether a file is read as JSONL: by name, or because it is not one JSON document but its lines are. */
-export function looksLikeJsonl(fileName: string | undefined, text: string): boolean {
-  if (fileName && JSONL_NAME.test(fileName)) return true;
-  const first = text.indexOf('\n');
-  if (first === -1 || first === text.trimEnd().length) return false;
-  const firstLine = text.slice(0, first).trim();
-  if (!firstLine.startsWith('{') && !firstLine.startsWith('[')) return false;
+/** A Server-Sent Events line (`data: {...}`, `event: x`, `id:`, `retry:`, a `:` comment): a recorded stream body. */
+const SSE_LINE = /^(data|event|id|retry):|^:/;
+
+/** Whether one line of text parses as JSON on its own. */
+function parsesAlone(line: string): boolean {
+  const t = line.trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) return false;
   try {
-    JSON.parse(firstLine);
-  } catch {
-    return false;
-  }
-  try {
-    JSON.parse(text);
-    return false;
-  } catch {
+    JSON.parse(t);
     return true;
+  } catch {
+    return false;
   }
+}
+
+/**
+ * How a text is read, decided here once from its bytes (the name only breaks a tie): `lines` (JSONL, or a recorded
+ * SSE stream) or one `document`. `text` may be the head of a longer file (`complete` false): only its first lines
+ * are looked at, except for a text whose first line is not JSON alone, which must be parsed whole to tell a
+ * pretty-printed document from JSONL with a broken first line (given a head, that case answers `document`: read
+ * the whole and ask again).
+ */
+export function textShape(text: string, fileName?: string, complete = true): 'lines' | 'document' {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  // the first non-blank line
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl === -1 || text.slice(start, nl).trim() !== '') break;
+    start = nl + 1;
+  }
+  const nl = text.indexOf('\n', start);
+  const first = text.slice(start, nl === -1 ? text.length : nl);
+  if (SSE_LINE.test(first)) return 'lines';
+  const named = fileName !== undefined && JSONL_NAME.test(fileName);
+  const more = nl !== -1 && (text.slice(nl + 1).trim() !== '' || !complete);
+  if (!more) return named && parsesAlone(first) ? 'lines' : 'document';
+  if (parsesAlone(first)) return 'lines';
+  // a head only: the whole is read and decided again (a pretty-printed array may hold lines that parse alone)
+  if (!complete) return named ? 'lines' : 'document';
+  try {
+    JSON.parse(start ? text.slice(start) : text);
+    return 'document';
+  } catch {
+    // not one document: JSONL whose first line is broken, when the lines after it parse
+  }
+  if (named) return 'lines';
+  let from = nl + 1;
+  for (let k = 0; k < 4 && from < text.length; k++) {
+    const next = text.indexOf('\n', from);
+    const line = text.slice(from, next === -1 ? text.length : next);
+    if (parsesAlone(line)) return 'lines';
+    if (next === -1) break;
+    from = next + 1;
+  }
+  return 'document';
 }
 
 /** Converts offsets to 1-based line and column, from the line starts of a text. */
