@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
-const TRACE_EXT = /\.(jsonl|ndjson|jsonlines|json|traj|eval)(\.gz)?$/i;
+const TRACE_EXT = /\.(jsonl|ndjson|jsonlines|json|traj|eval|af)(\.gz)?$/i;
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test']);
 

@@ -24,6 +24,8 @@ import { replayCommand } from './replay';
 import { serveCommand } from './serve';
 import { inferCommand } from './infer';
 import { codesMarkdown } from '../core/report/codes-doc';
+import { CODES } from '../core/checks';
+import { readerIds } from '../core/formats';
 import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';
@@ -31,7 +33,7 @@ const VERSION = '0.1.0';
 const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|sarif]
                             [--profile strict|json-schema] [--fail-on error|warning|info|never]
                             [--config FILE] [--only CODE,...] [--ignore CODE,...] [--output FILE] [--no-packs]
-                            [--max-value-length N] [--baseline FILE [--update-baseline]]
+                            [--max-value-length N] [--baseline FILE [--update-baseline]] [--read-as READER]
        contract-guard infer <traces...> [--output FILE]
 
 Checks every tool call in the trace files under PATHS (files or folders, .gz read directly, - for stdin;
@@ -40,6 +42,10 @@ folders; default: the config's "contracts" globs), the tool definitions recorded
 packs of the agent that wrote them (Claude Code, Codex, OpenHands, SWE-agent, MCP servers; --no-packs: none).
 Settings come from contract-guard.config.json in the working folder (or --config FILE); flags override it.
 --only / --ignore keep or drop diagnostic codes; --max-value-length cuts quoted values in messages (default 80).
+A file is read as JSONL or as one JSON document by its content, whatever its name; the format is recognised by
+its content too (--read-as READER forces one: an adapter id such as claude-code or gemini, or generic, the shape
+reader). A file named here (or by the config's "traces") that no reader understands is an unknown-format
+warning; non-trace JSON met while walking a folder is only counted as "not read" in the summary.
 --baseline FILE: findings in the baseline are reported as accepted and do not fail the run; with
 --update-baseline, write every current finding to FILE instead.
 infer writes a starter contract (Contract Guard format) from the calls in the traces; it never overwrites a file.
@@ -73,6 +79,7 @@ async function check(argv: string[]): Promise<number> {
       'max-value-length': { type: 'string' },
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
+      'read-as': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -88,6 +95,7 @@ async function check(argv: string[]): Promise<number> {
     packs: values['no-packs'] ? false : undefined,
     maxValueLength: countFlag('max-value-length', values['max-value-length']),
   });
+  const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
   const format = oneOf('format', values.format, ['text', 'json', 'sarif'] as const, 'text');
   const profile = config.profile ?? 'strict';
   const failOn = config.failOn ?? 'error';
@@ -104,29 +112,40 @@ async function check(argv: string[]): Promise<number> {
   const stdin = positionals.includes('-');
   const given = positionals.filter((p) => p !== '-');
   let traces: string[] = [];
-  if (given.length) traces = await findTraceFiles(given, notTraces);
-  else if (!stdin) {
+  // Files the user named (on the command line, or by the config's globs) must be traces: one that is not is a warning.
+  const named = new Set<string>();
+  if (given.length) {
+    traces = await findTraceFiles(given, notTraces);
+    for (const p of await namedFiles(given)) named.add(p);
+  } else if (!stdin) {
     traces = await findTraceFiles(config.traces?.length ? [root] : ['.'], notTraces);
-    if (config.traces?.length) traces = filterByGlobs(traces, root, config.traces);
+    if (config.traces?.length) {
+      traces = filterByGlobs(traces, root, config.traces);
+      for (const t of traces) named.add(t);
+    }
   }
-  const options = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength };
+  const options = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength, readAs };
   const reported: ReportFile[] = [];
-  const add = (shown: string, relToRoot: string, result: FileResult, index: LineIndex) => {
+  const unknownSeverity = severity?.['unknown-format'] ?? CODES['unknown-format'].severity;
+  const add = (shown: string, relToRoot: string, result: FileResult, index: LineIndex, wanted: boolean) => {
     result.findings = result.findings.filter((f) => !isIgnored(config.ignore, f, relToRoot));
     const entry = reportFile(shown, result, index);
-    if (result.format === undefined && result.findings.length === 0) {
-      entry.diagnostics.push({ code: 'unknown-format', severity: 'info', message: 'not a trace in any known format; nothing was checked', line: 1, column: 1, endLine: 1, endColumn: 1 });
+    if (result.format === undefined && result.findings.length === 0 && wanted && unknownSeverity !== 'off') {
+      const message = readAs
+        ? `the ${readAs} reader found no trace in this file; nothing was checked`
+        : 'not a trace in any known format; nothing was checked (force a reader with --read-as, e.g. --read-as generic)';
+      entry.diagnostics.push({ code: 'unknown-format', severity: unknownSeverity, message, line: 1, column: 1, endLine: 1, endColumn: 1 });
     }
     reported.push(entry);
   };
   if (stdin) {
     const text = await readStdin();
     const result = checkText(text, options);
-    add('-', '-', result, LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
+    add('-', '-', result, LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), true);
   }
   for (const file of traces) {
     const { result, index } = await checkFile(file, options);
-    add(displayPath(file), path.relative(root, file).split(path.sep).join('/'), result, index);
+    add(displayPath(file), path.relative(root, file).split(path.sep).join('/'), result, index, named.has(file));
   }
 
   // Baseline: findings it accepts are reported as baselined and do not fail the run; --update-baseline writes it.
@@ -156,6 +175,16 @@ async function check(argv: string[]): Promise<number> {
   if (toFile) await writeFileAtomic(values.output!, out);
   else await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   return hasFindingsAtOrAbove(report, failOn) ? 1 : 0;
+}
+
+/** The given paths that are files (not folders), resolved as findTraceFiles resolves them. */
+async function namedFiles(given: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of given) {
+    const stat = await fs.stat(p).catch(() => undefined);
+    if (stat?.isFile()) out.push(path.resolve(p));
+  }
+  return out;
 }
 
 async function readStdin(): Promise<string> {

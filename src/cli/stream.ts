@@ -1,13 +1,13 @@
 // Checking one file from disk. JSONL is streamed line by line (never read whole), everything else is read
-// whole (a JSON document cannot be checked before its end).
+// whole (a JSON document cannot be checked before its end). Which one a file is, is decided from its first bytes
+// (parse/reader textShape), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { checkBytes } from '../core/bytes';
 import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
-import { LineIndex } from '../core/parse/reader';
+import { JSONL_NAME, LineIndex, textShape } from '../core/parse/reader';
 
-const JSONL = /\.(jsonl|ndjson|jsonlines)$/i;
 const CONTAINER = /\.eval$/i;
 /** Gzipped traces (`run.jsonl.gz`) are read through zlib, named by what they hold. */
 const GZIP = /\.gz$/i;
@@ -29,6 +29,20 @@ export async function checkFile(file: string, options: CheckOptions): Promise<Ch
   }
 }
 
+/** How the file's head says it is read; `document` also when only the whole can tell (then addText decides). */
+async function headShape(file: string, name: string): Promise<'lines' | 'document'> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 16);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const complete = bytesRead < buf.length;
+    // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing
+    return textShape(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<CheckedFile> {
   const gzip = GZIP.test(file);
   const inner = gzip ? file.slice(0, -3) : file;
@@ -37,7 +51,7 @@ async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<Ch
     const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
     return { result, index: LineIndex.of(result.text) };
   }
-  if (!JSONL.test(inner)) {
+  if (gzip ? !JSONL_NAME.test(inner) : (await headShape(file, inner)) === 'document') {
     const bytes = await fs.readFile(file);
     const text = (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
     const checker = new TraceChecker({ ...options, fileName: inner });

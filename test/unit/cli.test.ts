@@ -80,13 +80,70 @@ describe('contract-guard check', () => {
     assert.equal(run(['check', '--bogus']).code, 2);
   });
 
-  it('a file in no known format gets one info, not a crash', () => {
+  it('non-trace JSON met while walking a folder is quiet, and counted as not read', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'cg-cli-'));
     writeFileSync(path.join(dir, 'data.json'), '{"hello": "world"}');
     const r = run(['check', dir, '--format', 'json']);
     assert.equal(r.code, 0);
     const doc = JSON.parse(r.stdout);
-    assert.deepEqual(doc.files[0].diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`), ['unknown-format:info']);
+    assert.deepEqual(doc.files[0].diagnostics, []);
+    assert.equal(doc.summary.notRead, 1);
+    assert.match(run(['check', dir]).stdout, /0 calls in 0 traces: 0 errors, 0 warnings, 0 info; 1 file not read as a trace/);
+  });
+
+  it('a file named on the command line that no reader understands is a warning; the exit code follows --fail-on', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cg-cli-'));
+    const file = path.join(dir, 'notes.log');
+    writeFileSync(file, '{"hello": "world"}\n{"again": 1}\n');
+    const r = run(['check', file, '--format', 'json']);
+    assert.equal(r.code, 0, 'a warning does not fail the default --fail-on error');
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.files[0].diagnostics.map((d: { code: string; severity: string }) => `${d.code}:${d.severity}`), ['unknown-format:warning']);
+    assert.equal(doc.summary.notRead, 1);
+    assert.equal(run(['check', file, '--fail-on', 'warning']).code, 1);
+    assert.equal(run(['check', file, '--fail-on', 'warning', '--ignore', 'unknown-format']).code, 0);
+  });
+
+  it('reads JSON lines whatever the file is called (.txt, extensionless), and a recorded SSE body', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cg-cli-'));
+    const line = '{"name": "get_hours", "arguments": {"building": "Main", "weekday": true}}';
+    for (const name of ['calls.txt', 'calls']) {
+      writeFileSync(path.join(dir, name), `${line}\n${line}\n`);
+      const doc = JSON.parse(run(['check', path.join(dir, name), '--contracts', 'fixtures/contracts', '--format', 'json']).stdout);
+      assert.equal(doc.files[0].format, 'calls', name);
+      assert.deepEqual(doc.files[0].diagnostics.filter((d: { code: string }) => d.code === 'type-drift').map((d: { line: number }) => d.line), [1, 2], name);
+    }
+    // an OpenAI chat stream saved as SSE: data lines hold the chunks, [DONE] and event lines are framing
+    const chunk = (delta: object, finish: string | null = null) => JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const sse = [
+      'data: ' + chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_hours', arguments: '' } }] }),
+      '',
+      'data: ' + chunk({ tool_calls: [{ index: 0, function: { arguments: '{"building": "Main", "weekday": true}' } }] }),
+      '',
+      'data: ' + chunk({}, 'tool_calls'),
+      '',
+      'data: [DONE]',
+      '',
+    ].join('\r\n');
+    writeFileSync(path.join(dir, 'stream.sse.txt'), sse);
+    const doc = JSON.parse(run(['check', path.join(dir, 'stream.sse.txt'), '--contracts', 'fixtures/contracts', '--format', 'json']).stdout);
+    assert.equal(doc.files[0].format, 'stream');
+    assert.equal(doc.files[0].calls, 1);
+    const drift = doc.files[0].diagnostics.find((d: { code: string }) => d.code === 'type-drift');
+    assert.equal(drift?.line, 3, 'the finding is on the data line whose fragment completed the arguments');
+  });
+
+  it('--read-as forces a reader, and an unknown reader is a usage error', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cg-cli-'));
+    const file = path.join(dir, 'run.json');
+    writeFileSync(file, JSON.stringify([{ role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_hours', arguments: '{}' } }] }]));
+    assert.equal(JSON.parse(run(['check', file, '--format', 'json']).stdout).files[0].format, 'openai-chat');
+    const forced = JSON.parse(run(['check', file, '--format', 'json', '--read-as', 'anthropic']).stdout).files[0];
+    assert.equal(forced.format, undefined, 'the anthropic reader does not read OpenAI chat messages');
+    assert.match(forced.diagnostics[0].message, /the anthropic reader found no trace/);
+    const bad = run(['check', file, '--read-as', 'nope']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--read-as must be one of .*claude-code/);
   });
 
   it('streams JSONL with CRLF and multi-byte text, keeping columns in UTF-16 units', () => {

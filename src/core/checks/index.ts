@@ -46,9 +46,10 @@ const READER_CODES: CodeInfo[] = [
   },
   {
     code: 'unknown-format',
-    severity: 'info',
+    severity: 'warning',
     title: 'The file is not in a known trace format',
-    description: 'No format adapter recognised the file, so nothing in it was checked. The editor stays silent on such files (a package.json is not a trace); the CLI says so once.',
+    description: 'No reader recognised the file, so nothing in it was checked. A file named on the command line (or matched by the config\'s `traces` globs) gets this warning, so CI cannot pass on a file nobody read; non-trace JSON met while walking a folder stays quiet and is counted as "not read" in the summary. In the editor, a file that looks like a trace but is not read says so in the status bar (a package.json is not a trace). Force a reader with `--read-as` (the shape reader `generic` reads any JSON with tool calls in it).',
+    example: { input: '{"events": [{"kind": "step", "payload": "..."}]}', message: 'not a trace in any known format; nothing was checked (force a reader with --read-as, e.g. --read-as generic)' },
   },
   {
     code: 'read-by-shape',

@@ -31,8 +31,9 @@ export interface ReportFile {
 export interface Report {
   version: 1;
   files: ReportFile[];
-  /** Severity counts leave out baselined findings; `baselined` counts those (present when a baseline was used). */
-  summary: { files: number; calls: number; error: number; warning: number; info: number; baselined?: number };
+  /** Severity counts leave out baselined findings; `baselined` counts those (present when a baseline was used);
+   *  `notRead`, files no reader understood (present when there are any). */
+  summary: { files: number; calls: number; error: number; warning: number; info: number; baselined?: number; notRead?: number };
 }
 
 export function toDiagnostic(f: Finding, index: LineIndex): ReportDiagnostic {
@@ -54,6 +55,7 @@ export function buildReport(files: ReportFile[]): Report {
   const summary: Report['summary'] = { files: files.length, calls: 0, error: 0, warning: 0, info: 0 };
   for (const f of files) {
     summary.calls += f.calls;
+    if (f.format === undefined) summary.notRead = (summary.notRead ?? 0) + 1;
     for (const d of f.diagnostics) {
       if (d.baselined) summary.baselined = (summary.baselined ?? 0) + 1;
       else summary[d.severity] += 1;

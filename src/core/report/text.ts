@@ -10,7 +10,8 @@ function plural(n: number, word: string): string {
 export function summaryLine(report: Report): string {
   const s = report.summary;
   const baselined = s.baselined ? ` (${s.baselined} more accepted by the baseline)` : '';
-  return `${plural(s.calls, 'call')} in ${plural(s.files, 'trace')}: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info${baselined}`;
+  const notRead = s.notRead ? `; ${plural(s.notRead, 'file')} not read as ${s.notRead === 1 ? 'a trace' : 'traces'}` : '';
+  return `${plural(s.calls, 'call')} in ${plural(s.files - (s.notRead ?? 0), 'trace')}: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info${baselined}${notRead}`;
 }
 
 export function renderText(report: Report, colour = false): string {
