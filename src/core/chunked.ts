@@ -5,7 +5,7 @@
 // parsed and read at once) and one very long line; for JSONL, `finish` checks the sessions of line formats at
 // the end in one go. Pure: runs in Node, the extension host and a browser worker (setImmediate or setTimeout).
 import { TraceChecker, type CheckOptions, type FileResult } from './engine';
-import { lines, stripBom } from './parse/reader';
+import { lines, stripBom, textShape } from './parse/reader';
 
 export interface ChunkOptions {
   /** Abort to stop checking (the promise rejects with the signal's reason). */
@@ -19,7 +19,6 @@ export interface ChunkOptions {
   onLine?: (text: string, base: number) => void;
 }
 
-const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
@@ -35,24 +34,6 @@ function aborted(signal: AbortSignal | undefined): void {
   throw reason ?? Object.assign(new Error('the check was cancelled'), { name: 'AbortError' });
 }
 
-/** Whether addText would read a non-JSONL text as one document (it parses) rather than line by line. */
-function readsAsOneDocument(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    // TraceChecker.linesParse: a text that is not one document is read as lines when its first line parses
-    const nl = text.indexOf('\n');
-    if (nl === -1) return true;
-    try {
-      JSON.parse(text.slice(0, nl));
-      return false;
-    } catch {
-      return true;
-    }
-  }
-}
-
 /** Check one file's text like checkText, yielding to the event loop between slices; cancellable. */
 export async function checkTextChunked(text: string, options: CheckOptions = {}, chunk: ChunkOptions = {}): Promise<FileResult> {
   const { signal, onProgress, onLine } = chunk;
@@ -60,17 +41,15 @@ export async function checkTextChunked(text: string, options: CheckOptions = {},
   aborted(signal);
   const checker = new TraceChecker(options);
   const body = stripBom(text);
-  const jsonl = JSONL_NAME.test(options.fileName ?? '');
-  if (!jsonl) {
-    const whole = readsAsOneDocument(body);
+  // decided as addText decides (one home: parse/reader textShape)
+  const whole = textShape(body, options.fileName) === 'document';
+  await yieldToLoop();
+  aborted(signal);
+  if (whole) {
+    checker.addText(body);
     await yieldToLoop();
     aborted(signal);
-    if (whole) {
-      checker.addText(body);
-      await yieldToLoop();
-      aborted(signal);
-      return checker.finish();
-    }
+    return checker.finish();
   }
   let started = now();
   for (const line of lines(body)) {
