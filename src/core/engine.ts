@@ -11,7 +11,7 @@ import { SessionBuilder } from './formats/builder';
 import { findingFingerprint } from './baseline';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
-import { spanOf, type Doc } from './parse/doc';
+import { nodeDoc, spanOf, type Doc } from './parse/doc';
 import { lines, parseUnit, stripBom, textShape } from './parse/reader';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
@@ -54,6 +54,9 @@ export interface FileResult {
 /** A Server-Sent Events field line or comment (see parse/reader textShape, which sends such texts here as lines). */
 const SSE_LINE = /^(data|event|id|retry):|^:/;
 
+/** How many levels below a unit readWrapped looks for units a reader claims. */
+const WRAP_DEPTH = 3;
+
 interface OpenLines {
   reader: LineReader;
   sink: LineSink;
@@ -72,6 +75,8 @@ export class TraceChecker {
   private readonly fallback?: FormatAdapter;
   private readonly open = new Map<FormatAdapter, OpenLines>();
   private fallbackLines?: OpenLines;
+  /** Units of this file were found inside wrappers (see readWrapped): keep looking inside the others too. */
+  private wrapped = false;
   /** Sessions the shape reader read: checked at the end if no adapter claimed anything in the file. */
   private readonly held: Session[] = [];
   private readonly claimed = new Map<string, { units: number; calls: number }>();
@@ -167,7 +172,35 @@ export class TraceChecker {
     // A single event of a line format (one call record, one message) is a one-line trace.
     const lineAdapter = this.adapters.find((a) => a.lines && (a.lines.claims(doc.value) || a.lines.accepts?.(doc.value)));
     if (lineAdapter) this.readLine(doc);
-    else this.offerFallback(doc, true);
+    else if (!this.readWrapped(doc, 1)) this.offerFallback(doc, true);
+  }
+
+  /**
+   * A unit no reader claims may hold units one does, a level or a few down: a capture's `response`, an export's
+   * `{data: {...}}`, a log record's `event`, an array of runs. Each claimed node is read as a unit of its own (its
+   * anchors point into the file); a branch is not searched below its first claimed node. Only in files where no
+   * unit was claimed directly, so the junk lines of a known format are never searched.
+   */
+  private readWrapped(doc: Doc, depth: number): boolean {
+    if (this.claimed.size > 0 && !this.wrapped) return false;
+    const v = doc.value;
+    if (typeof v !== 'object' || v === null) return false;
+    let found = false;
+    const visit = (key: string | number, child: unknown) => {
+      if (typeof child !== 'object' || child === null) return;
+      const inner = nodeDoc(doc, [key], child);
+      if (this.adapters.some((a) => a.document?.claims(child) || a.lines?.claims(child))) {
+        this.wrapped = true;
+        found = true;
+        if (this.adapters.some((a) => a.document?.claims(child))) this.readDocument(inner);
+        else this.readLine(inner);
+      } else if (depth < WRAP_DEPTH && this.readWrapped(inner, depth + 1)) {
+        found = true;
+      }
+    };
+    if (Array.isArray(v)) v.forEach((child, i) => visit(i, child));
+    else for (const key of Object.keys(v)) visit(key, (v as Record<string, unknown>)[key]);
+    return found;
   }
 
   private readLine(doc: Doc): void {
@@ -187,7 +220,7 @@ export class TraceChecker {
       }
       adapter = this.adapters.find((a) => a.lines?.accepts?.(v));
       if (!adapter) {
-        this.offerFallback(doc, false);
+        if (!this.readWrapped(doc, 1)) this.offerFallback(doc, false);
         return;
       }
     } else {

@@ -18,13 +18,18 @@ export interface Doc {
   /** For a doc decoded from a JSON string: the string node that holds it, and where in the decoded string
    *  this doc's text starts (after a markdown fence or leading blanks). */
   readonly parent?: { doc: Doc; path: JsonPath; skip: number };
+  /** For a doc that is a node of another (a unit inside a wrapper, such as a capture's `response`): that doc and
+   *  the node's path. Anchors in this doc resolve through it, so readers see the node as their root. */
+  readonly within?: { doc: Doc; path: JsonPath };
 }
 
-/** Where a finding points: a node of a doc, or the key of that node. */
+/** Where a finding points: a node of a doc, or the key of that node, or a range of the string the node holds. */
 export interface Anchor {
   doc: Doc;
   path: JsonPath;
   part?: 'value' | 'key';
+  /** [start, end) in the decoded value of the string at `path` (e.g. a call written inside a message's text). */
+  range?: Span;
 }
 
 export function topDoc(text: string, base: number, value: unknown): Doc {
@@ -37,6 +42,11 @@ export function embeddedDoc(parent: Doc, path: JsonPath, decoded: string, skip: 
   return { text, base: 0, value, parent: { doc: parent, path, skip } };
 }
 
+/** The node at `path` of `doc` as a doc of its own, whose anchors point into `doc`. */
+export function nodeDoc(doc: Doc, path: JsonPath, value: unknown): Doc {
+  return { text: doc.text, base: doc.base, value, within: { doc, path } };
+}
+
 // Where earlier walks of a doc's text got to (the last path, big objects and arrays), so that the findings of one
 // doc (and every finding inside string-encoded arguments needs the string that holds them) resume, not rescan.
 // Small docs (a JSONL line, a call's arguments) keep theirs among the last few docs located: a WeakMap entry per
@@ -46,6 +56,7 @@ const recentWalks = new RecentCache<Doc, LocateCache>(8);
 const largeWalks = new WeakMap<Doc, LocateCache>();
 
 function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
+  if (doc.within) return nodeAt(doc.within.doc, [...doc.within.path, ...path]);
   let cache: LocateCache | undefined;
   if (doc.text.length > LARGE_TEXT) {
     cache = largeWalks.get(doc);
@@ -56,6 +67,7 @@ function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
 
 /** Map a [start, end) range of a doc's text to absolute file offsets, through every string it was decoded from. */
 function toFile(doc: Doc, start: number, end: number): Span {
+  if (doc.within) return toFile(doc.within.doc, start, end); // nodeAt answered in that doc's text
   const p = doc.parent;
   if (!p) return { start: doc.base + start, end: doc.base + end };
   const holder = nodeAt(p.doc, p.path);
@@ -69,6 +81,11 @@ export function spanOf(anchor: Anchor): Span {
   const node = nodeAt(anchor.doc, anchor.path);
   if (!node) return toFile(anchor.doc, 0, 0);
   if (anchor.part === 'key' && node.keyStart !== undefined) return toFile(anchor.doc, node.keyStart, node.keyEnd!);
+  const r = anchor.range;
+  if (r && anchor.doc.text.charCodeAt(node.start) === 34) {
+    const text = anchor.doc.text;
+    return toFile(anchor.doc, node.start + sourceOffset(text, node.start, node.end, r.start), node.start + sourceOffset(text, node.start, node.end, r.end));
+  }
   return toFile(anchor.doc, node.start, node.end);
 }
 
