@@ -1,0 +1,70 @@
+// Files in formats we read, laid out a little differently from the samples their adapters were built on: the
+// calls, their pairing and their findings must not be lost. Traces here are small and written for the test.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { checkText, type Session } from '../../src/core';
+
+function read(text: string, fileName?: string) {
+  const r = checkText(text, { fileName, keepModel: true, packs: false });
+  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
+  const codes = r.findings.map((f) => f.code);
+  return { r, sessions, codes };
+}
+
+const ccUser = (uuid: string, content: unknown, sessionId?: string) => JSON.stringify({ type: 'user', uuid, ...(sessionId ? { sessionId } : {}), message: { role: 'user', content } });
+const ccAssistant = (uuid: string, id: string, name: string, sessionId?: string) =>
+  JSON.stringify({ type: 'assistant', uuid, ...(sessionId ? { sessionId } : {}), message: { id: `msg_${uuid}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input: { q: uuid } }] } });
+
+describe('layout shifts in formats we read', () => {
+  it('Claude Code: assistant lines without sessionId stay in the session of the lines around them', () => {
+    const text = [
+      ccUser('u1', 'hi', 'S1'),
+      ccAssistant('a1', 'toolu_1', 'Read'),
+      ccUser('u2', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }], 'S1'),
+      ccAssistant('a2', 'toolu_2', 'Read'),
+      ccUser('u3', [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'ok' }], 'S1'),
+    ].join('\n');
+    const { r, sessions, codes } = read(text, 'session.jsonl');
+    assert.equal(r.format, 'claude-code');
+    assert.equal(sessions.length, 1);
+    assert.equal(sessions[0].calls.length, 2);
+    assert.equal(sessions[0].results.length, 2);
+    assert.ok(!codes.includes('orphan-result') && !codes.includes('orphan-call'), codes.join());
+  });
+
+  it('Claude Code: the log as one JSON array of its lines (a capture, not the JSONL) reads the same', () => {
+    const lines = [
+      ccUser('u1', 'hi', 'S1'),
+      ccAssistant('a1', 'toolu_1', 'Read', 'S1'),
+      ccUser('u2', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok', is_error: true }], 'S1'),
+    ];
+    const asJsonl = read(lines.join('\n'), 'x.jsonl');
+    const asArray = read(`[\n${lines.join(',\n')}\n]`, 'x.json');
+    assert.equal(asArray.r.format, 'claude-code');
+    assert.equal(asArray.r.calls, asJsonl.r.calls);
+    assert.deepEqual(asArray.sessions[0].results.map((x) => x.transport), [{ isError: true }]);
+    assert.deepEqual(asArray.codes, asJsonl.codes);
+  });
+
+  it('OpenAI chat: messages one level deeper ({data: {messages}}) are read with their pairing', () => {
+    const messages = [
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: '{"temp": 18}' },
+      { role: 'tool', tool_call_id: 'c9', content: 'stray' },
+    ];
+    const { r, sessions, codes } = read(JSON.stringify({ data: { conversation_id: 'x', messages } }));
+    assert.equal(r.format, 'openai-chat');
+    assert.equal(sessions[0].calls.length, 1);
+    assert.equal(sessions[0].results.length, 2);
+    assert.deepEqual(codes.filter((c) => c.startsWith('orphan')), ['orphan-result'], 'c9 answers no call');
+  });
+
+  it('a JSONL of wrapped Anthropic responses ({ts, response}) reads every call', () => {
+    const response = (id: string) => ({ id: `msg_${id}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id, name: 'lookup', input: { k: id } }], stop_reason: 'tool_use' });
+    const text = [JSON.stringify({ ts: 1, response: response('toolu_a') }), JSON.stringify({ ts: 2, response: response('toolu_b') })].join('\n');
+    const { r } = read(text, 'captures.log');
+    assert.equal(r.format, 'anthropic');
+    assert.equal(r.calls, 2);
+  });
+});
