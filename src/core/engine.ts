@@ -304,7 +304,7 @@ export class TraceChecker {
   }
 
   private checkSession(format: string, session: Session, packIds?: readonly string[]): void {
-    if (session.calls.length === 0 && session.results.length === 0 && session.tools.length === 0) return;
+    if (session.calls.length === 0 && session.results.length === 0 && session.tools.length === 0 && !session.texts?.length) return;
     const index = this.sessionCount++;
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);

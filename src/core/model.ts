@@ -61,6 +61,8 @@ export interface TransportSignals {
   isError?: boolean;
   /** OTel span status: 'OK' | 'ERROR' | 'UNSET'. */
   spanStatus?: string;
+  /** OTel `error.type`: the class of error the operation ended with (set only when it ended in one). */
+  errorType?: string;
 }
 
 export interface ToolResult {
@@ -74,12 +76,32 @@ export interface ToolResult {
   transport: TransportSignals;
 }
 
+/** What a definition says about a tool's effects (MCP `annotations`): absent where it says nothing. */
+export interface ToolBehaviour {
+  /** The tool changes its environment (true) or only reads it (false). */
+  mutates?: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotent?: boolean;
+}
+
 /** A tool definition recorded in the trace (request `tools`, MCP `tools/list`, ...). */
 export interface EmbeddedTool {
   name: string;
   inputSchema: unknown;
   resultSchema?: unknown;
+  behaviour?: ToolBehaviour;
   at: Anchor;
+}
+
+/** The text of an assistant message that made no tool call. Only texts that could hold a call written as text
+ *  (they have a `<` or a `{`) are kept. */
+export interface AssistantText {
+  /** The string node that holds the text. */
+  at: Anchor;
+  /** Its decoded value. */
+  text: string;
+  /** Turns begun before it (the calls of turns 1..turn came earlier). */
+  turn: number;
 }
 
 export interface Session {
@@ -87,6 +109,8 @@ export interface Session {
   calls: ToolCall[];
   results: ToolResult[];
   tools: EmbeddedTool[];
+  /** Assistant texts of messages that made no call, in order (absent when there are none). */
+  texts?: AssistantText[];
   turns: number;
   /** A message other than a result (a user's, the model's answer) came after the last call: the trace went on,
    *  so a call still unanswered then was not merely cut off by the end of the trace. */

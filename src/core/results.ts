@@ -4,8 +4,13 @@
 // - `{"status"|"status_code"|"statusCode": N, "body"|"data"|"response": ...}` is transport (HTTP N) plus body;
 //   `{"exit_code"|"exitCode"|"returncode"|"return_code": N, ...}` carries an exit code; so do the text forms
 //   `Exit code: N` (Codex) and `<returncode>N</returncode>` (mini-swe-agent).
-// - An MCP CallToolResult's `isError` is transport; its body is `structuredContent` or its text.
-// - A JSON-RPC `error` response is an honest failure.
+// - An MCP CallToolResult's `isError` is transport; its body is `structuredContent` (any JSON value, taken as it
+//   is: it is what the tool's `outputSchema` describes) or else its text. A `null` structuredContent is read as
+//   absent (serializers write null for "none").
+// - An MCP result with `resultType: "input_required"` (an InputRequiredResult: the server asks for input, then the
+//   client retries the request) is neither success nor failure: the call has not run yet. The draft's name for it,
+//   `"incomplete"`, is read the same.
+// - A JSON-RPC `error` response is an honest failure; so is an OTel `error.type` on a tool span.
 import type { ToolResult, TransportSignals } from './model';
 import { embeddedDoc, type Anchor, type JsonPath } from './parse/doc';
 
@@ -18,6 +23,8 @@ export interface ResultSignals extends TransportSignals {
   /** The result came through a channel with an error flag (`is_error`, `isError`) that was left out: by that
    *  channel's definition, absent means success. */
   errorFlagAbsent?: boolean;
+  /** The server asked for more input before it runs the call (MCP `resultType: "input_required"`). */
+  inputRequired?: boolean;
 }
 
 export interface ResultReading {
@@ -41,7 +48,8 @@ const BODY_KEYS = ['body', 'data', 'response'];
 const EXIT_KEYS = ['exit_code', 'exitCode', 'returncode', 'return_code'];
 const TEXT_BLOCK = new Set(['text', 'output_text', 'input_text']);
 const RPC_KEYS = new Set(['jsonrpc', 'id', 'result', 'error']);
-const MCP_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta']);
+const MCP_KEYS = new Set(['content', 'isError', 'structuredContent', '_meta', 'resultType']);
+const INPUT_REQUIRED = new Set(['input_required', 'incomplete']);
 
 const cache = new WeakMap<ToolResult, ResultReading>();
 
@@ -80,7 +88,7 @@ const QUICK_MIN = 512;
  *  the body is in the source (costs a little; the checks ask for it only when they report). */
 export function readResultOnce(result: ToolResult, quick: boolean, anchors = false): ResultReading {
   const t = result.transport;
-  const transport: ResultSignals = { httpStatus: t.httpStatus, exitCode: t.exitCode, isError: t.isError, spanStatus: t.spanStatus };
+  const transport: ResultSignals = { httpStatus: t.httpStatus, exitCode: t.exitCode, isError: t.isError, spanStatus: t.spanStatus, errorType: t.errorType };
   if (t.isError === undefined) {
     const raw = valueAt(result.at);
     if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result')) transport.errorFlagAbsent = true;
@@ -164,13 +172,22 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1, quick);
     return;
   }
+  // MCP InputRequiredResult: the body stays the request for input
+  if (typeof value.resultType === 'string' && INPUT_REQUIRED.has(value.resultType)) {
+    t.inputRequired = true;
+    return;
+  }
   // MCP CallToolResult
   if (Array.isArray(value.content) && onlyKeys(value, MCP_KEYS)) {
     if (typeof value.isError === 'boolean') {
       if (t.isError === undefined) t.isError = value.isError;
     } else if (t.isError === undefined) t.errorFlagAbsent = true;
-    if (isObj(value.structuredContent)) unwrap(r, value.structuredContent, sub(at, 'structuredContent'), depth + 1, quick);
-    else unwrap(r, value.content, sub(at, 'content'), depth + 1, quick);
+    const structured = value.structuredContent;
+    if (structured !== undefined && structured !== null) {
+      r.body = structured;
+      r.at = sub(at, 'structuredContent');
+      r.text = typeof structured === 'string' ? structured : undefined;
+    } else unwrap(r, value.content, sub(at, 'content'), depth + 1, quick);
     return;
   }
   // HTTP wrapper
@@ -238,6 +255,7 @@ export function transportKind(r: ResultReading, okExitCodes: readonly number[] =
   const t = r.transport;
   if (t.isError === true || t.jsonRpcError) return 'failure';
   if (t.spanStatus !== undefined && SPAN_ERROR.test(t.spanStatus)) return 'failure';
+  if (t.errorType !== undefined && t.errorType !== '') return 'failure';
   if (t.httpStatus !== undefined && t.httpStatus >= 400) return 'failure';
   if (t.exitCode !== undefined && !okExitCodes.includes(t.exitCode)) return 'failure';
   if (t.httpStatus !== undefined && t.httpStatus >= 200 && t.httpStatus < 300) return 'success';
@@ -252,6 +270,7 @@ export function transportVerdict(r: ResultReading, okExitCodes: number[] = [0]):
   if (t.isError === true) return { kind: 'failure', said: 'is_error: true' };
   if (t.spanStatus !== undefined && /^(error|status_code_error|2)$/i.test(t.spanStatus)) return { kind: 'failure', said: 'span status ERROR' };
   if (t.jsonRpcError) return { kind: 'failure', said: 'a JSON-RPC error' };
+  if (t.errorType !== undefined && t.errorType !== '') return { kind: 'failure', said: `error.type ${brief(t.errorType)}` };
   if (t.httpStatus !== undefined && t.httpStatus >= 400) return { kind: 'failure', said: `HTTP ${t.httpStatus}` };
   if (t.exitCode !== undefined && !okExitCodes.includes(t.exitCode)) return { kind: 'failure', said: `exit ${t.exitCode}` };
   if (t.httpStatus !== undefined && t.httpStatus >= 200 && t.httpStatus < 300) return { kind: 'success', said: `HTTP ${t.httpStatus}` };
@@ -289,6 +308,7 @@ export function isSetError(v: unknown): boolean {
 
 /** What in the body says the call failed, if anything. */
 export function bodyFailure(r: ResultReading): BodyFailure | undefined {
+  if (r.transport.inputRequired) return undefined; // a request for input, not an outcome
   const b = r.body;
   if (isObj(b)) {
     if (b.ok === false) return { said: 'ok: false' };

@@ -1,15 +1,19 @@
 // Live diagnostics for trace documents: checked at once on open, debounced per document on change (a result is
 // published only if it is still the newest for that document), cleared on close. A document is a trace when a
-// format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing.
+// format adapter recognises it; anything else (package.json, tsconfig.json, ...) gets nothing. Besides the JSON
+// languages, a plain-text document is read when it starts like JSON, JSONL or an SSE stream (reading.ts); one that
+// no reader read but that looks like a trace is remembered as unread, for the status items to say so.
 import * as vscode from 'vscode';
 import { checkText, checkTextChunked, yieldToLoop, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostics, type SeverityMap } from './convert';
-import { independentLine, isJsonlName, LineIndependentTrace, type PatchStats } from './incremental';
+import { independentLine, LineIndependentTrace, readsAsLines, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
 import { BackgroundChecks, type BackgroundResult, type CheckJob } from './background';
 import type { CallMark } from './callMarks';
+import { JSON_LANGUAGES, SNIFF_CHARS, startsLikeJson, TEXT_LANGUAGES, TRACE_HEAD_CHARS, traceLike } from './reading';
+import { readAsFor } from './readAs';
 
 export const DEBOUNCE_MS = 300;
 
@@ -32,6 +36,7 @@ export function checkOptions(uri: vscode.Uri, contracts: ContractSet): CheckOpti
   const settings = readSettings(uri);
   return {
     fileName: vscode.workspace.asRelativePath(uri),
+    readAs: readAsFor(uri),
     contracts,
     profile: settings.profile,
     volatileTools: settings.volatileTools,
@@ -70,8 +75,19 @@ export interface Counts {
   info: number;
 }
 
-const LANGUAGES = new Set(['json', 'jsonl', 'jsonc']);
 const SKIP_SCHEMES = new Set(['git', 'output', 'debug', 'vscode-userdata', 'vscode-settings', 'walkThroughSnippet']);
+/** Never read as text, whatever they start with: inputs and views of the editor itself. */
+const TEXT_SKIP_SCHEMES = new Set(['untitled', 'vscode-scm', 'comment', 'vscode-terminal', 'vscode-notebook-cell', 'vscode-interactive-input', 'search-editor', 'gitfs', 'vscode-chat-code-block']);
+
+/** A document that looks like a trace but that no reader read. */
+export interface UnreadTrace {
+  /** What made it look like one (a key such as `tool_calls`, or `role`). */
+  sign: string;
+  /** The reader it was forced to, if any. */
+  readAs?: string;
+  /** Parse errors the check found (a broken trace is not read either). */
+  parseErrors: number;
+}
 
 export function countFindings(findings: readonly Finding[], map: SeverityMap): Counts {
   const counts: Counts = { error: 0, warning: 0, info: 0 };
@@ -86,6 +102,7 @@ export function countFindings(findings: readonly Finding[], map: SeverityMap): C
 
 export class TraceDiagnostics implements vscode.Disposable {
   private readonly states = new Map<string, TraceState>();
+  private readonly unread = new Map<string, UnreadTrace>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly generations = new Map<string, number>();
   /** The background check under way for a document: aborted when a newer check of it starts. */
@@ -117,15 +134,26 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   /** Whether a document could be a trace worth reading (the core decides whether it is one). */
   isCandidate(doc: vscode.TextDocument): boolean {
-    if (!LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path)) return false;
     if (SKIP_SCHEMES.has(doc.uri.scheme)) return false;
+    if (!JSON_LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path) && !this.isTextTrace(doc)) return false;
     if (/\.fixture\.json$/i.test(doc.uri.path)) return false; // a frozen fixture (its Test Explorer test judges it)
     if (!readSettings(doc.uri).enable) return false;
     return !this.contracts.isContract(doc);
   }
 
+  /** A plain-text document (`.txt`, `.log`, `.chunks`, no extension) whose first bytes start like JSON(L) or SSE. */
+  private isTextTrace(doc: vscode.TextDocument): boolean {
+    if (!TEXT_LANGUAGES.has(doc.languageId) || TEXT_SKIP_SCHEMES.has(doc.uri.scheme)) return false;
+    return startsLikeJson(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+  }
+
   state(uri: vscode.Uri): TraceState | undefined {
     return this.states.get(uri.toString());
+  }
+
+  /** Set when the document looks like a trace but its last check read nothing. */
+  unreadTrace(uri: vscode.Uri): UnreadTrace | undefined {
+    return this.unread.get(uri.toString());
   }
 
   /** Keeps a line table in step with the edits, or drops it when it cannot be. */
@@ -205,7 +233,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       const text = doc.getText();
       if (text.length > BACKGROUND_CHECK_SIZE) {
         if (this.checkInBackground(doc, text, options, optionsKey, contracts)) return;
-        if (isJsonlName(options.fileName ?? '')) {
+        if (readsAsLines(text, options.fileName)) {
           void this.checkInSlices(doc, text, options, optionsKey, contracts);
           return;
         }
@@ -249,7 +277,7 @@ export class TraceDiagnostics implements vscode.Disposable {
         // the worker could not run (its file missing, threads refused): check here rather than lose the result;
         // not after running out of memory, which the extension host would too
         if (/memory/i.test(why)) this.clear(doc.uri);
-        else if (isJsonlName(options.fileName ?? '')) void this.checkInSlices(doc, text, options, optionsKey, contracts);
+        else if (readsAsLines(text, options.fileName)) void this.checkInSlices(doc, text, options, optionsKey, contracts);
         else this.publish(doc, { result: runCheck(text, doc.uri, contracts, false), millis: Date.now() - started });
       } finally {
         done();
@@ -323,7 +351,7 @@ export class TraceDiagnostics implements vscode.Disposable {
     contracts: ContractSet,
     knownIndependent = false,
   ): void {
-    if (result.format === undefined || !isJsonlName(options.fileName ?? '')) return;
+    if (result.format === undefined || !readsAsLines(text, options.fileName)) return;
     const key = doc.uri.toString();
     const version = doc.version;
     const stale = () => doc.isClosed || doc.version !== version || this.states.get(key)?.result !== result;
@@ -356,8 +384,10 @@ export class TraceDiagnostics implements vscode.Disposable {
     const { result } = state;
     if (result.format === undefined) {
       this.clear(doc.uri);
+      this.noteUnread(doc, result);
       return;
     }
+    this.unread.delete(doc.uri.toString());
     const map = this.severity();
     const diagnostics = toDiagnostics(result.findings, doc.uri, doc, map, (p, span) => this.contracts.locate(p, span));
     this.states.set(doc.uri.toString(), { ...state, version: doc.version, counts: countFindings(result.findings, map) });
@@ -365,8 +395,19 @@ export class TraceDiagnostics implements vscode.Disposable {
     this.changed.fire(doc.uri);
   }
 
+  /** Never silent: a document no reader read that still looks like a trace is remembered, for the status items. */
+  private noteUnread(doc: vscode.TextDocument, result: CheckResult): void {
+    const head = doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(TRACE_HEAD_CHARS)));
+    const sign = traceLike(head, doc.uri.path);
+    if (sign === undefined) return;
+    const parseErrors = result.findings.filter((f) => f.code === 'parse-error').length;
+    this.unread.set(doc.uri.toString(), { sign, readAs: readAsFor(doc.uri), parseErrors });
+    this.changed.fire(doc.uri);
+  }
+
   private clear(uri: vscode.Uri): void {
-    const had = this.states.delete(uri.toString()) || this.collection.has(uri);
+    const key = uri.toString();
+    const had = [this.states.delete(key), this.unread.delete(key), this.collection.has(uri)].includes(true);
     this.collection.delete(uri);
     if (had) this.changed.fire(uri);
   }

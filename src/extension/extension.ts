@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { ContractStore } from './contracts';
 import { setDocsBase, type SeverityMap } from './convert';
 import { TraceDiagnostics } from './diagnostics';
+import { TRACE_SELECTOR } from './reading';
 import { BackgroundChecks } from './background';
 import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
@@ -12,6 +13,7 @@ import { registerEvalView } from './evalView';
 import { registerWorkspaceConfig } from './config';
 import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
+import { readAsFor, registerReadAs } from './readAs';
 import { registerDecisionTable, type DecisionTableApi } from './table';
 import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
 
@@ -33,6 +35,11 @@ export interface ContractGuardApi {
   onDidCheck: vscode.Event<vscode.Uri>;
   /** The status bar item's text, or undefined when it is hidden. */
   statusText(): string | undefined;
+  /** How an open document is read: the reader forced on it (Read Trace As… or the setting), and, when it looks like a
+   *  trace that no reader read, what made it look like one. */
+  reading(uri: vscode.Uri): { readAs?: string; unread?: { sign: string; parseErrors: number } };
+  /** The language status item of the active document, or undefined when it shows none. */
+  languageStatus(): { text: string; detail?: string; warning: boolean } | undefined;
   /** Frozen fixtures: freeze a call, replay the fixtures, the Test Explorer controller. */
   fixtures: FixturesApi;
   /** The decision table panels. */
@@ -51,7 +58,6 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const workerFile = context.extensionUri.scheme === 'file' ? vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkWorker.js').fsPath : undefined;
   const live = new TraceDiagnostics(traceCollection, contracts, getSeverity, new BackgroundChecks(workerFile));
   const status = new TraceStatusBar(live);
-  const selector: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }, { language: 'jsonc' }];
 
   context.subscriptions.push(
     traceCollection,
@@ -59,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     contracts,
     live,
     status,
-    vscode.languages.registerHoverProvider(selector, new TraceHoverProvider(live, contracts)),
+    vscode.languages.registerHoverProvider(TRACE_SELECTOR, new TraceHoverProvider(live, contracts)),
     vscode.commands.registerCommand('contractGuard.checkWorkspace', (options?: { quiet?: boolean }) =>
       checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     ),
@@ -87,6 +93,13 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     void contracts.rewatch().then(() => live.checkAllOpen());
   });
   registerInfer(context);
+  registerReadAs(
+    context,
+    (uri) => {
+      for (const d of vscode.workspace.textDocuments) if (d.uri.toString() === uri.toString()) live.checkNow(d);
+    },
+    (uri) => live.state(uri)?.result.format,
+  );
   const ready = configRead.then(() => contracts.rewatch()).then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
@@ -118,7 +131,20 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (doc) live.checkNow(doc);
     },
-    statusText: () => (status.item.text && vscode.window.activeTextEditor && live.state(vscode.window.activeTextEditor.document.uri) ? status.item.text : undefined),
+    statusText: () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      return status.item.text && uri && (live.state(uri) || live.unreadTrace(uri)) ? status.item.text : undefined;
+    },
+    reading: (uri) => {
+      const unread = live.unreadTrace(uri);
+      return { readAs: readAsFor(uri), unread: unread && { sign: unread.sign, parseErrors: unread.parseErrors } };
+    },
+    languageStatus: () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      if (!uri || !(live.state(uri) || live.unreadTrace(uri))) return undefined;
+      const { text, detail, severity } = status.language;
+      return { text, detail, warning: severity === vscode.LanguageStatusSeverity.Warning };
+    },
   };
 }
 

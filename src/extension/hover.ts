@@ -6,7 +6,7 @@ import type { ContractStore } from './contracts';
 import { contractInfo, onCallName } from './contractInfo';
 import { docsUri } from './convert';
 import { checkOptions, type TraceDiagnostics } from './diagnostics';
-import { isJsonlName, lineModel } from './incremental';
+import { lineModel, readsAsLines } from './incremental';
 
 const MAX_FOUND = 120;
 
@@ -28,7 +28,7 @@ export class TraceHoverProvider implements vscode.HoverProvider {
     }
     let withModel = state.result;
     const contracts = this.contracts.contracts;
-    if (!withModel.model && contracts && isJsonlName(doc.uri.path)) {
+    if (!withModel.model && contracts && readsAsLines(doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 64), 0)), doc.uri.path, doc.lineCount <= 64)) {
       // no model kept (a large file, or one patched line by line): read the model of this line alone
       const line = doc.lineAt(position.line);
       withModel = lineModel(line.text, doc.offsetAt(line.range.start), checkOptions(doc.uri, contracts));

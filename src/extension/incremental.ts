@@ -3,15 +3,20 @@
 // After an edit only the lines that changed are parsed and checked again; the findings of the other lines are
 // kept and moved with their line. A file with lines that are events of one conversation spread over many lines
 // (cross-call rules span lines) is not line-independent and is always checked whole.
+import { textShape } from '../core/parse/reader';
 import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult, type Finding } from '../core';
-
-const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
 /** Above this many changed lines a whole check is as cheap as patching. */
 const MAX_CHANGED_LINES = 500;
 
-export function isJsonlName(fileName: string): boolean {
-  return JSONL_NAME.test(fileName);
+/** How much of a text's head decides whether it is read line by line. */
+const HEAD = 1 << 16;
+
+/** Whether a trace is read line by line: by its content, as the core decides (parse/reader textShape), from its
+ *  head only, so that a large document is never parsed on the extension host just to ask. `complete`: false when
+ *  `text` is itself only the head of the document. */
+export function readsAsLines(text: string, fileName?: string, complete = true): boolean {
+  return textShape(text.length > HEAD ? text.slice(0, HEAD) : text, fileName, complete && text.length <= HEAD) === 'lines';
 }
 
 interface Line {
@@ -102,7 +107,7 @@ export class LineIndependentTrace {
     /** Set when the caller already made sure every line is independent (while reading it). */
     knownIndependent = false,
   ): Promise<LineIndependentTrace | undefined> {
-    if (!isJsonlName(options.fileName ?? '') || full.format === undefined) return undefined;
+    if (!readsAsLines(text, options.fileName) || full.format === undefined) return undefined;
     const lines = splitLines(text);
     // one JSON.parse per line: in slices, so that a large file does not hold up the extension host
     let slice = Date.now();

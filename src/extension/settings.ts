@@ -14,6 +14,8 @@ export interface Settings {
   fixturesFolder: string;
   codeLens: boolean;
   volatileTools: string[];
+  /** A reader id that reads every trace of the folder; '' lets the content decide. */
+  readAs: string;
 }
 
 export const DEFAULTS: Settings = {
@@ -25,6 +27,7 @@ export const DEFAULTS: Settings = {
   fixturesFolder: 'fixtures/frozen',
   codeLens: true,
   volatileTools: [],
+  readAs: '',
 };
 
 const SEVERITIES = new Set<SeveritySetting>(['error', 'warning', 'info', 'hint', 'off']);
@@ -41,6 +44,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     if (typeof level === 'string' && SEVERITIES.has(level as SeveritySetting)) severity[code] = level as SeveritySetting;
   }
   const profile = c.get<string>('profile');
+  const readAs = c.get<unknown>('readAs');
   // contract-guard.config.json fills in what the user did not set (src/extension/config.ts).
   return withWorkspaceConfig({
     enable: c.get<boolean>('enable') !== false,
@@ -51,6 +55,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     fixturesFolder: c.get<string>('fixturesFolder') || DEFAULTS.fixturesFolder,
     codeLens: c.get<boolean>('codeLens') !== false,
     volatileTools: strings('volatileTools'),
+    readAs: typeof readAs === 'string' ? readAs.trim() : '',
   });
 }
 

@@ -67,4 +67,13 @@ describe('layout shifts in formats we read', () => {
     assert.equal(r.format, 'anthropic');
     assert.equal(r.calls, 2);
   });
+
+  it('an HTTP cassette whose body is a Gemini SSE stream hands the events to the Gemini reader', () => {
+    const chunk = (parts: unknown[], finishReason?: string) => JSON.stringify({ candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}) }] });
+    const body = `data: ${chunk([{ text: 'Let me look.' }])}\r\n\r\ndata: ${chunk([{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }], 'STOP')}\r\n\r\n`;
+    const { r, sessions } = read(JSON.stringify({ status: 200, headers: { 'content-type': 'text/event-stream' }, body }));
+    assert.equal(r.format, 'http-cassette');
+    assert.equal(r.calls, 1);
+    assert.deepEqual(sessions[0].calls[0].args, { city: 'Paris' });
+  });
 });

@@ -61,7 +61,10 @@ export class SessionContext {
   ) {
     if (packs?.command) for (const c of session.calls) if (c.encoding === 'freeform') this.commands.add(c.name);
     for (const t of session.tools) {
-      if (!this.embedded.has(t.name)) this.embedded.set(t.name, { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
+      if (this.embedded.has(t.name)) continue;
+      const b = t.behaviour;
+      this.embedded.set(t.name, b ? { name: t.name, arguments: t.inputSchema, result: t.resultSchema, mutates: b.mutates, idempotent: b.idempotent }
+        : { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
     }
     this.closed = contracts.closed || session.tools.length > 0;
   }
@@ -73,6 +76,11 @@ export class SessionContext {
     if (emb) return { contract: emb, source: 'embedded' };
     const pack = this.packs?.tools.get(name) ?? (this.commands.has(name) ? this.packs?.command : undefined);
     return pack ? { contract: pack, source: 'pack' } : undefined;
+  }
+
+  /** The definition recorded in the trace for this tool, if any (whatever workspace contract wins over it). */
+  embeddedContract(name: string): ToolContract | undefined {
+    return this.embedded.get(name);
   }
 
   /** Repeats of this tool are expected: its contract says `volatile`, or the settings list it. */

@@ -4,8 +4,9 @@ import type { Check } from './check';
 import { pairingOf } from './pairing';
 
 interface Seen {
-  /** Index of the first call of the current run of repeats. */
+  /** Index of the first call of the current run of repeats, and of its latest one. */
   first: number;
+  last: number;
   count: number;
   /** Effective mutations seen up to and including the last call with this fingerprint. */
   epoch: number;
@@ -21,7 +22,7 @@ export const duplicateFingerprint: Check = {
   code: 'duplicate-fingerprint',
   severity: 'warning',
   title: 'The same call again, with nothing changed in between',
-  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Exempt: tools a contract marks `volatile` or the `contractGuard.volatileTools` setting lists (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
+  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Mutating: contract `mutates`, an MCP definition\'s `annotations` (`readOnlyHint: true` reads; `readOnlyHint: false`, or a `destructiveHint`/`idempotentHint`, writes), else the name rule; an `idempotentHint: true` tool called again the same way changes nothing more. The same call after a result that asked for input (MCP `resultType: "input_required"`) is its retry, not a repeat. Exempt: tools a contract marks `volatile` or the `contractGuard.volatileTools` setting lists (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
   example: { input: 'search_repo {"q": "flaky test"} in turns 2, 3 and 4, no write in between', message: 'search_repo called 3× with the same arguments and nothing changed in between; same result each time' },
   run(ctx) {
     const calls = ctx.session.calls;
@@ -45,11 +46,14 @@ export const duplicateFingerprint: Check = {
       const fp = pairing.fingerprint(call);
       let entry = seen.get(fp);
       const prev = entry;
-      if (!prev || prev.epoch !== epoch) {
-        entry = { first: call.index, count: 1, epoch };
+      // the same call after a result that asked for input (MCP input_required) is that call's retry, not a repeat
+      const repeat = prev !== undefined && prev.epoch === epoch && !pairing.inputRequired(pairing.resultIndexOf[prev.last]);
+      if (!repeat) {
+        entry = { first: call.index, last: call.index, count: 1, epoch };
         seen.set(fp, entry);
       } else {
         prev.count++;
+        prev.last = call.index;
         const first = calls[prev.first];
         if (!ctx.isVolatile(call.name) && call.turn !== first.turn) {
           ctx.report({
@@ -61,14 +65,16 @@ export const duplicateFingerprint: Check = {
           });
         }
       }
-      if (pairing.mutating(call) && changed(call)) epoch++;
+      // an idempotent tool (MCP idempotentHint) called again the same way changes nothing more
+      if (pairing.mutating(call) && changed(call) && !(repeat && pairing.contract(call.name)?.idempotent === true)) epoch++;
       entry!.epoch = epoch;
     }
 
-    /** A mutating call changed something unless its result failed (no result: it may have). */
+    /** A mutating call changed something unless its result failed or asked for input first (no result: it may
+     *  have). */
     function changed(call: (typeof calls)[number]): boolean {
       const r = pairing.resultIndexOf[call.index];
-      return r < 0 || !pairing.failed(r);
+      return r < 0 || (!pairing.failed(r) && !pairing.inputRequired(r));
     }
 
     function compareResults(a: number, b: number): string {

@@ -2,6 +2,7 @@
 import type { Check, CodeInfo } from './check';
 import { argumentsEncoding } from './arguments-encoding';
 import { assumedValue } from './assumed-value';
+import { callInText } from './call-in-text';
 import { constraint } from './constraint';
 import { duplicateCallId } from './duplicate-call-id';
 import { duplicateFingerprint } from './duplicate-fingerprint';
@@ -33,6 +34,7 @@ export const CHECKS: readonly Check[] = [
   duplicateCallId,
   assumedValue,
   resultContract,
+  callInText,
 ];
 
 /** Codes that no session check reports: they come from reading files. */
@@ -55,7 +57,7 @@ const READER_CODES: CodeInfo[] = [
     code: 'read-by-shape',
     severity: 'info',
     title: 'No known format: the calls were read by their shape',
-    description: 'No format adapter recognised the file, so the shape reader walked its JSON for objects with a tool name and arguments, results linked by an explicit id key, and definitions with a schema. Every call found is checked; pairing and orphan checks only use links the file states. Force a reader with `--read-as` (CLI) or "Contract Guard: Read Trace As..." (editor).',
+    description: 'No format adapter recognised the file, so the shape reader walked its JSON for objects with a tool name and arguments, results linked by an explicit id key, and definitions with a schema. Every call found is checked; pairing and orphan checks only use links the file states. Force a reader with `--read-as` (CLI) or "Contract Guard: Read Trace As…" (editor).',
   },
   {
     code: 'contract-invalid',

@@ -34,6 +34,9 @@ export interface Pairing {
   mutating(call: ToolCall): boolean;
   /** Did result `i` fail, by transport (honest failure) or body? A failed call changed nothing. */
   failed(i: number): boolean;
+  /** Did result `i` ask for input before the call runs (MCP `input_required`)? Then the call has not run yet, and
+   *  the same call again is its retry. */
+  inputRequired(i: number): boolean;
 }
 
 // Sessions are checked one at a time (one SessionContext each): the pairing of the session being checked is all
@@ -170,7 +173,12 @@ class SessionPairing implements Pairing {
   contract(name: string): ToolContract | undefined {
     const cache = (this.contracts ??= new Map());
     if (cache.has(name)) return cache.get(name);
-    const c = this.ctx.contractFor(name)?.contract;
+    let c = this.ctx.contractFor(name)?.contract;
+    // A contract silent on effects takes them from the definition recorded in the trace (MCP annotations).
+    if (c && c.mutates === undefined) {
+      const emb = this.ctx.embeddedContract(name);
+      if (emb !== c && emb?.mutates !== undefined) c = { ...c, mutates: emb.mutates, idempotent: emb.idempotent };
+    }
     cache.set(name, c);
     return c;
   }
@@ -195,6 +203,10 @@ class SessionPairing implements Pairing {
       this.failures[i] = fail;
     }
     return fail;
+  }
+
+  inputRequired(i: number): boolean {
+    return i >= 0 && this.reading(i).transport.inputRequired === true;
   }
 }
 

@@ -202,8 +202,9 @@ export const staleDigest: Check = {
       const payload = result.payload;
       const reading = typeof payload === 'string' && !DIGEST_WORD.test(payload) ? undefined : pairing.reading(i);
       const found = reading && digestIn(reading.body);
-      // Nothing to learn from a read that reports no digest; and a failed call changed nothing.
-      if ((!mutating && !found) || pairing.failed(i)) return;
+      // Nothing to learn from a read that reports no digest; a failed call changed nothing, nor did one still
+      // waiting for input (MCP input_required).
+      if ((!mutating && !found) || pairing.failed(i) || pairing.inputRequired(i)) return;
       const contract = pairing.contract(call.name);
       const args = pairing.args(call);
       const artifact = artifactOf(args, contract) ?? found?.artifact;

@@ -29,7 +29,7 @@ export const statusTheater: Check = {
   code: 'status-theater',
   severity: 'warning',
   title: 'Transport says success while the body says failure, or a malformed result envelope',
-  description: 'A result whose transport says success (HTTP 2xx, an exit code the tool counts as success, `is_error`/`isError` false or absent, an OTel span status OK or unset) while its body says failure (`ok: false`, `success: false`, a non-empty `error`, `status: "error"`/`"failed"`, or — a heuristic, said so in the message — text that starts like an error: `Error:`, `Traceback`, `fatal:`). Also the envelope rules of the seeds, where the contract declares `envelope: true` or the body carries `ok` with `error` or `result`: all three keys present, `ok: true` with a non-null `error` is a conflict, `ok: false` still carrying a `result` is a conflict. Honest failures (`is_error: true`, a span with status ERROR, a JSON-RPC error, HTTP 4xx/5xx, an exit code not in the tool\'s `okExitCodes`) are never theater. Results that are strings holding JSON are read as JSON; `{status, body}` wrappers are transport plus body.',
+  description: 'A result whose transport says success (HTTP 2xx, an exit code the tool counts as success, `is_error`/`isError` false or absent, an OTel span status OK or unset) while its body says failure (`ok: false`, `success: false`, a non-empty `error`, `status: "error"`/`"failed"`, or — a heuristic, said so in the message — text that starts like an error: `Error:`, `Traceback`, `fatal:`). Also the envelope rules of the seeds, where the contract declares `envelope: true` or the body carries `ok` with `error` or `result`: all three keys present, `ok: true` with a non-null `error` is a conflict, `ok: false` still carrying a `result` is a conflict. Honest failures (`is_error: true`, a span with status ERROR or an OTel `error.type`, a JSON-RPC error, HTTP 4xx/5xx, an exit code not in the tool\'s `okExitCodes`) are never theater, and neither is an MCP result that asks for input first (`resultType: "input_required"`). Results that are strings holding JSON are read as JSON; `{status, body}` wrappers are transport plus body.',
   example: { input: '{"status": 200, "body": {"ok": false, "error": "index locked", "result": null}}', message: 'run_tests: transport says success (HTTP 200) but the body says ok: false' },
   run(ctx) {
     const { results } = ctx.session;
@@ -42,6 +42,7 @@ export const statusTheater: Check = {
       const okExit = reading.transport.exitCode === undefined ? undefined : okExitCodesFor(call?.name, contract?.okExitCodes);
       const kind = transportKind(reading, okExit);
       if (kind === 'failure') return; // an honest failure
+      if (reading.transport.inputRequired) return; // a request for input (MCP input_required), not an outcome
       const envelope = envelopeFault(reading, contract?.envelope === true);
       if (envelope) {
         ctx.report({ code: 'status-theater', message: (call ? `${call.name}: ` : '') + envelope, at: result.at, call });

@@ -6,6 +6,7 @@ import contractFileSchema from '../../../schemas/contract.schema.json';
 import type { Finding, Span } from '../model';
 import { compileSchema, type Profile } from './compile';
 import { emptyContracts, type ContractSet, type ToolContract } from './types';
+import { behaviourOf } from './annotations';
 import { describeParseError } from '../parse/reader';
 import { depthExceeded } from '../parse/depth';
 
@@ -42,17 +43,20 @@ function fromToolItem(item: unknown, at: (string | number)[]): Entry | string {
   const fn = isObj(item.function) ? item.function : item;
   const base = fn === item ? at : [...at, 'function'];
   if (typeof fn.name !== 'string' || fn.name === '') return 'a tool definition needs a "name"';
+  // an MCP tool's annotations say whether it changes anything
+  const behaviour = behaviourOf(fn.annotations);
+  const effects: Partial<ToolContract> = behaviour ? { mutates: behaviour.mutates, ...(behaviour.idempotent ? { idempotent: true } : {}) } : {};
   for (const key of ['parameters', 'input_schema', 'inputSchema']) {
     if (key in fn) {
       const hasOutput = isObj(fn.outputSchema);
       return {
-        contract: { name: fn.name, arguments: fn[key], result: hasOutput ? fn.outputSchema : undefined },
+        contract: { name: fn.name, arguments: fn[key], result: hasOutput ? fn.outputSchema : undefined, ...effects },
         argsPath: [...base, key],
         resultPath: [...base, 'outputSchema'],
       };
     }
   }
-  return { contract: { name: fn.name }, argsPath: base, resultPath: base };
+  return { contract: { name: fn.name, ...effects }, argsPath: base, resultPath: base };
 }
 
 function listOf(v: unknown): { list: unknown[]; path: (string | number)[] } | undefined {

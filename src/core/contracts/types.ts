@@ -13,6 +13,8 @@ export interface ToolContract {
   result?: unknown;
   volatile?: boolean;
   mutates?: boolean | string;
+  /** A repeat with the same arguments changes nothing more (MCP `idempotentHint`). */
+  idempotent?: boolean;
   envelope?: boolean;
   okExitCodes?: number[];
   argumentSources?: Record<string, ArgumentSource>;

@@ -58,6 +58,31 @@ export function claims(adapter: FormatAdapter, value: unknown): boolean {
   return (adapter.document?.claims(value) ?? false) || (adapter.lines?.claims(value) ?? false);
 }
 
+/** Feed units a document holds (the events of a recorded stream body) to a line format, as the engine feeds a
+ *  file's lines, and emit the sessions it built. */
+export function readAsLines(format: LineFormat, units: Doc[], emit: (s: Session) => void): void {
+  const builder = new SessionBuilder();
+  const named = new Map<string, SessionBuilder>();
+  const sink: LineSink = {
+    builder,
+    sessionFor(key) {
+      let b = named.get(key);
+      if (!b) named.set(key, (b = named.size === 0 && builder.session.calls.length === 0 ? builder : new SessionBuilder(key)));
+      return b;
+    },
+    closeSession(key) {
+      const b = named.get(key);
+      if (b && b !== builder) emit(b.session);
+      named.delete(key);
+    },
+  };
+  const reader = format.open(sink);
+  for (const u of units) reader.read(u);
+  reader.finish?.();
+  emit(builder.session);
+  for (const b of named.values()) if (b !== builder) emit(b.session);
+}
+
 /** Read a document's sessions through a single fresh builder (the common case: one document, one session). */
 export function singleSession(read: (b: SessionBuilder) => void, emit: (s: Session) => void, id?: string): void {
   const b = new SessionBuilder(id);

@@ -5,6 +5,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
+import { isClineHistory } from './cline';
 
 type Obj = Record<string, unknown>;
 
@@ -39,7 +40,8 @@ function exitCodeOf(block: Obj): number | undefined {
 export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, continueTurn?: number): void {
   const content = msg.content;
   if (!isBlockList(content)) {
-    b.breakTurn();
+    if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, content);
+    else b.breakTurn();
     return;
   }
   const text = content
@@ -68,7 +70,12 @@ export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath
       });
     }
   });
-  if (turn === undefined) b.breakTurn();
+  // A message without calls; an assistant's keeps its text blocks (a record of a message whose calls follow in
+  // later records, as Claude Code writes them, loses them again at the first such call).
+  if (turn === undefined) {
+    if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, content);
+    else b.breakTurn();
+  }
 }
 
 export function readAnthropicTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
@@ -94,7 +101,7 @@ export const anthropic: FormatAdapter = {
     claims(v) {
       if (isResponse(v)) return true;
       const list = messagesOf(v);
-      if (!list || list.length === 0 || !list.every(isAnthropicMessage)) return false;
+      if (!list || list.length === 0 || !list.every(isAnthropicMessage) || isClineHistory(v)) return false;
       const tools = isPlainObject(v) ? v.tools : undefined;
       const declaresAnthropicTools = Array.isArray(tools) && tools.some((t) => isPlainObject(t) && 'input_schema' in t);
       return declaresAnthropicTools || list.some((m) => hasToolBlocks((m as Obj).content));

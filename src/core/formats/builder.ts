@@ -1,6 +1,6 @@
 // What every format adapter writes into: one session at a time. Argument decoding lives here, once, so every
 // format reports the same encodings with the same offsets.
-import type { ArgumentsEncoding, Session, ToolCall, TransportSignals } from '../model';
+import type { ArgumentsEncoding, Session, ToolBehaviour, ToolCall, TransportSignals } from '../model';
 import { type Anchor, type Doc, type JsonPath, embeddedDoc } from '../parse/doc';
 
 export type ArgsExpectation = 'string' | 'object' | 'any';
@@ -117,6 +117,9 @@ export class SessionBuilder {
   private lastTurnWasCalls = false;
   /** The last thing recorded was a result, whose own record's break is not a new message. */
   private afterResult = false;
+  /** Texts of `session.texts` before this index ended their turn beyond doubt: something else happened after them.
+   *  The ones after it may still be followed by a call of their own message (written in a later record). */
+  private textsFrom = 0;
 
   constructor(id?: string) {
     this.session = { id, calls: [], results: [], tools: [], turns: 0 };
@@ -136,6 +139,36 @@ export class SessionBuilder {
 
   /** Something other than a call happened (a user message, a result): the next call starts a new turn. */
   breakTurn(): void {
+    this.endMessage();
+    this.textsFrom = this.session.texts?.length ?? 0;
+  }
+
+  /** An assistant message that made no call (use it instead of `breakTurn` for one): its text — `content` is a
+   *  string, or a list of parts whose `text` strings are read (`text`, `output_text`) — at `ref` is kept for the
+   *  checks that read what the model wrote (a call written as text). A format that writes one message over several
+   *  records (its text first, its calls in later ones) needs nothing more: a call before any other message or
+   *  result drops the texts as the text of a message that did make a call. `endsTurn: false` for a format whose
+   *  commentary between calls belongs to the turn (Codex): then the turn goes on. Texts with neither `<` nor `{`
+   *  cannot hold a written call and are not kept. */
+  assistantText(ref: NodeRef, content: unknown, endsTurn = true): void {
+    if (endsTurn) this.endMessage();
+    if (typeof content === 'string') {
+      if (mayHoldCall(content)) this.keepText(ref.doc, ref.path, content);
+    } else if (Array.isArray(content)) {
+      for (let i = 0; i < content.length; i++) {
+        const part = content[i];
+        if (isPlainObject(part) && typeof part.text === 'string' && (part.type === 'text' || part.type === 'output_text' || part.type === undefined) && mayHoldCall(part.text)) {
+          this.keepText(ref.doc, [...ref.path, i, 'text'], part.text);
+        }
+      }
+    }
+  }
+
+  private keepText(doc: Doc, path: JsonPath, text: string): void {
+    (this.session.texts ??= []).push({ at: { doc, path }, text, turn: this.session.turns });
+  }
+
+  private endMessage(): void {
     this.lastTurnWasCalls = false;
     if (this.afterResult) this.afterResult = false;
     else if (this.session.calls.length > 0) this.session.continuedAfterCalls = true;
@@ -182,11 +215,15 @@ export class SessionBuilder {
     this.session.calls.push(call);
     this.session.continuedAfterCalls = false;
     this.afterResult = false;
+    // texts since the last other message were this call's own message (a text record, then its call records)
+    const texts = this.session.texts;
+    if (texts !== undefined && texts.length > this.textsFrom) texts.length = this.textsFrom;
     return call;
   }
 
   result(input: ResultInput): void {
     this.afterResult = true;
+    this.textsFrom = this.session.texts?.length ?? 0;
     this.session.results.push({
       callId: input.callId,
       callIndex: input.callIndex,
@@ -198,9 +235,16 @@ export class SessionBuilder {
     });
   }
 
-  tool(name: string, inputSchema: unknown, at: NodeRef, resultSchema?: unknown): void {
-    this.session.tools.push({ name, inputSchema, resultSchema, at: anchor(at) });
+  /** A tool definition; `behaviour` is what it says of the tool's effects (MCP `annotations`, read by
+   *  `behaviourOf` in contracts/annotations.ts). */
+  tool(name: string, inputSchema: unknown, at: NodeRef, resultSchema?: unknown, behaviour?: ToolBehaviour): void {
+    this.session.tools.push(behaviour ? { name, inputSchema, resultSchema, behaviour, at: anchor(at) } : { name, inputSchema, resultSchema, at: anchor(at) });
   }
+}
+
+/** A text with neither `<` nor `{` cannot hold a call written as text. */
+function mayHoldCall(text: string): boolean {
+  return text.indexOf('<') >= 0 || text.indexOf('{') >= 0;
 }
 
 const PARALLEL = new Set(['multi_tool_use.parallel', 'parallel', 'multi_tool_use']);

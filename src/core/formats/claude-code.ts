@@ -2,15 +2,22 @@
 // `uuid`, `parentUuid`, `sessionId`, `isSidechain` and an Anthropic `message`. One API message may be written over
 // several lines sharing `message.id` (one content block each): those lines are one turn. Each `sessionId` is a
 // session, and each sidechain (a subagent's conversation, rooted where its `parentUuid` chain starts) is a
-// session of its own. A `tool_result` block answers its `tool_use_id`; a user line that carries only the
-// top-level `toolUseResult` (no readable block) answers the latest unanswered call. A line whose `uuid` was
-// already read in its session is a replayed copy and is skipped. A session no line has touched for 2000 lines is
-// checked and let go (bounded memory on logs of many sessions). Also read: `{loglines: [...]}` exports.
+// session of its own: keyed by its `agentId` where the line names one (2.x subagent transcripts, `agent-<id>.jsonl`
+// and `<session>/subagents/agent-<id>.jsonl`, whose lines carry the parent's `sessionId`), else by the root of its
+// `parentUuid` chain (every line of the chain counts, `progress` records included: later lines hang off them).
+// 2.x writes one content block per line and runs a tool while the rest of the message streams, so a call's result
+// may come before the next call of the same message, and parallel results come in any order: the `message.id`
+// keeps the calls one turn and their message's text, and ids pair the results. A `tool_result` block answers its
+// `tool_use_id`; a user line that carries only the top-level `toolUseResult` (no readable block) answers the
+// latest unanswered call. `progress` records (hooks, a subagent's `agent_progress` copies of the lines its own
+// transcript holds) are no calls. A line whose `uuid` was already read in its session is a replayed copy and is
+// skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of many
+// sessions). Also read: `{loglines: [...]}` exports.
 import type { FormatAdapter } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, SessionSet, str, type Obj } from './util';
+import { isPlainObject, SessionSet, str, textOf, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
@@ -49,7 +56,7 @@ const IDLE_LINES = 2000;
 class ClaudeCodeReader {
   private readonly seen = new Map<string, Set<string>>();
   private readonly roots = new Map<string, string>();
-  private readonly lastMessage = new WeakMap<SessionBuilder, { id: string; turn?: number }>();
+  private readonly lastMessage = new WeakMap<SessionBuilder, { id: string; turn?: number; text: string }>();
 
   /** Open main sessions and the line number each was last seen on. */
   private readonly lastSeen = new Map<string, number>();
@@ -71,7 +78,7 @@ class ClaudeCodeReader {
       if (this.lineNo - last <= IDLE_LINES) continue;
       this.lastSeen.delete(done);
       for (const key of [...this.seen.keys()]) {
-        if (key === done || key.startsWith(`${done}#sidechain:`)) {
+        if (key === done || key.startsWith(`${done}#`)) {
           this.close(key);
           this.seen.delete(key);
         }
@@ -80,9 +87,21 @@ class ClaudeCodeReader {
     }
   }
 
+  /** The session of the last line that named one: a line without `sessionId` (some writers leave it off the
+   *  assistant lines) continues it rather than opening a session of its own. */
+  private lastSid?: string;
+
+  private sidOf(line: Obj): string {
+    const sid = str(line.sessionId);
+    if (sid !== undefined) this.lastSid = sid;
+    return sid ?? this.lastSid ?? '';
+  }
+
   private keyOf(line: Obj): string {
-    const sid = str(line.sessionId) ?? '';
+    const sid = this.sidOf(line);
     if (line.isSidechain !== true) return sid;
+    const agent = str(line.agentId);
+    if (agent !== undefined) return `${sid}#agent:${agent}`;
     const uuid = str(line.uuid);
     const parent = str(line.parentUuid);
     const root = (parent !== undefined ? this.roots.get(parent) : undefined) ?? uuid ?? '';
@@ -91,8 +110,11 @@ class ClaudeCodeReader {
   }
 
   read(doc: Doc, path: JsonPath, line: Obj): void {
-    if (!isMessageLine(line)) return;
-    this.touch(str(line.sessionId) ?? '');
+    if (!isMessageLine(line)) {
+      if (line.isSidechain === true) this.keyOf(line); // a sidechain's chain runs through its progress records too
+      return;
+    }
+    this.touch(this.sidOf(line));
     const key = this.keyOf(line);
     const b = this.sessionFor(key);
     const uuid = str(line.uuid);
@@ -105,13 +127,17 @@ class ClaudeCodeReader {
     const msg = line.message as Obj;
     const id = str(msg.id);
     const prev = this.lastMessage.get(b);
-    const continues = line.type === 'assistant' && id !== undefined && prev?.id === id ? prev.turn : undefined;
+    const same = line.type === 'assistant' && id !== undefined && prev?.id === id ? prev : undefined;
     const calls = b.session.calls.length;
     const results = b.session.results.length;
-    readAnthropicMessage(b, doc, [...path, 'message'], msg, continues);
+    readAnthropicMessage(b, doc, [...path, 'message'], msg, same?.turn);
     if (line.type === 'assistant' && id !== undefined) {
-      const turn = b.session.calls.length > calls ? b.session.calls[b.session.calls.length - 1].turn : continues;
-      this.lastMessage.set(b, { id, turn });
+      // the message's text came on lines of its own: its calls still carry it
+      const text = [same?.text, textOf(Array.isArray(msg.content) ? msg.content.filter((c) => isPlainObject(c) && c.type === 'text') : [])]
+        .filter((t) => t).join('\n');
+      for (const c of b.session.calls.slice(calls)) c.messageText ??= text || undefined;
+      const turn = b.session.calls.length > calls ? b.session.calls[b.session.calls.length - 1].turn : same?.turn;
+      this.lastMessage.set(b, { id, turn, text });
     }
     if (line.type === 'user' && 'toolUseResult' in line && b.session.results.length === results) {
       b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: lastUnansweredCall(b), payload: line.toolUseResult, payloadPath: [] });

@@ -3,7 +3,7 @@
 // (positions map back through the string's escapes) and read by the adapter that claims it, or, for SSE, by the
 // stream assembler, one `data:` event at a time.
 import type { FormatAdapter } from './adapter';
-import { singleSession } from './adapter';
+import { readAsLines, singleSession } from './adapter';
 import { StreamAssembler, isStreamEvent } from './stream';
 import { embeddedDoc, type Doc } from '../parse/doc';
 import { isPlainObject, jsonIn, jsonValue, type Obj } from './util';
@@ -56,10 +56,17 @@ export function httpCassetteAdapter(adapters: () => readonly FormatAdapter[]): F
       read(doc, emit) {
         const v = doc.value as Obj;
         if (isSse(v.body)) {
-          const body = v.body;
+          const events = sseEvents(doc, v.body);
+          // events of another provider's stream (Gemini, Bedrock, ...) go to the line reader of their format
+          const first = events.find((e) => !isStreamEvent(e.value));
+          const other = first && adapters().find((a) => a.id !== 'http-cassette' && a.lines?.claims(first.value))?.lines;
+          if (other && !events.some((e) => isStreamEvent(e.value))) {
+            readAsLines(other, events.map((e) => e.doc), emit);
+            return;
+          }
           singleSession((b) => {
             const a = new StreamAssembler(b);
-            for (const e of sseEvents(doc, body)) a.event(e.doc, [], e.value);
+            for (const e of events) a.event(e.doc, [], e.value);
             a.flush();
           }, emit);
           return;

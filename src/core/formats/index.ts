@@ -22,6 +22,18 @@ import { bfcl } from './bfcl';
 import { kiro } from './kiro';
 import { langsmith } from './langsmith';
 import { openaiAgents } from './openai-agents';
+import { cline } from './cline';
+import { atif } from './atif';
+import { letta } from './letta';
+import { opencode } from './opencode';
+import { copilotCli } from './copilot-cli';
+import { goose } from './goose';
+import { gemini } from './gemini';
+import { geminiCli } from './gemini-cli';
+import { bedrock } from './bedrock';
+import { cohere } from './cohere';
+import { ollama } from './ollama';
+import { generic } from './generic';
 
 const httpCassette = httpCassetteAdapter(() => ADAPTERS);
 
@@ -40,10 +52,21 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   tauBench,
   miniSweAgent,
   openaiAgents,
+  letta,
   kiro,
+  opencode,
+  copilotCli,
+  goose,
+  geminiCli,
+  gemini,
   langsmith,
+  bedrock,
+  cohere,
+  ollama,
   anthropicManaged,
   bfcl,
+  cline,
+  atif,
   openaiResponses,
   anthropic,
   openaiChat,
@@ -51,7 +74,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
 ];
 
 /** The reader of last resort: asked only when no adapter above claims anything in a file (or when forced). */
-export const SHAPE_READER: FormatAdapter | undefined = undefined;
+export const SHAPE_READER: FormatAdapter | undefined = generic;
 
 /** Every reader `--read-as` can name, by id. */
 export function adapterById(id: string): FormatAdapter | undefined {

@@ -1,7 +1,11 @@
 // Model Context Protocol traffic. Two shapes:
 // - JSON-RPC 2.0 logs (JSONL, or a JSON array of messages): `tools/call` requests are calls (`params.name`,
 //   `params.arguments`), the response with the same `id` is the result (`isError`, or a JSON-RPC `error`, which
-//   is an honest failure), and a `tools/list` result's `tools[].inputSchema` are embedded contracts.
+//   is an honest failure), and a `tools/list` result's `tools[].inputSchema` are embedded contracts (with their
+//   `outputSchema`, and the effects their `annotations` state: readOnlyHint / destructiveHint / idempotentHint).
+//   A result with `resultType: "input_required"` answers its request (the server asks for input first); the
+//   client's retry is a new `tools/call` (new id, `inputResponses` / `requestState` in its params), read as a call
+//   of its own: the checks know it as the retry (src/core/results.ts reads the result type).
 // - Client-session captures (a Python client's log): `{type: "request"|"response", count, method, args, kwargs,
 //   result, error}` lines, paired by `count`; `call_tool` args are `[name, arguments]`, `list_tools` lists tools.
 import type { FormatAdapter } from './adapter';
@@ -9,6 +13,7 @@ import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, type Obj } from './util';
+import { behaviourOf } from '../contracts/annotations';
 
 function isJsonRpc(v: unknown): v is Obj {
   return isPlainObject(v) && v.jsonrpc === '2.0' && ('method' in v || 'result' in v || 'error' in v);
@@ -31,7 +36,7 @@ function readTools(b: SessionBuilder, ref: NodeRef, tools: unknown): void {
   if (!Array.isArray(tools)) return;
   tools.forEach((t, i) => {
     if (isPlainObject(t) && typeof t.name === 'string' && 'inputSchema' in t) {
-      b.tool(t.name, t.inputSchema, { doc: ref.doc, path: [...ref.path, i] }, isPlainObject(t.outputSchema) ? t.outputSchema : undefined);
+      b.tool(t.name, t.inputSchema, { doc: ref.doc, path: [...ref.path, i] }, isPlainObject(t.outputSchema) ? t.outputSchema : undefined, behaviourOf(t.annotations));
     }
   });
 }

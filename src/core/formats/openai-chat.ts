@@ -4,6 +4,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
 import { isMiniSweTrajectory } from './mini-swe-agent';
+import { isLettaAgentFile } from './letta';
 import type { Doc, JsonPath } from '../parse/doc';
 
 type Obj = Record<string, unknown>;
@@ -62,7 +63,9 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
     b.result({ at: { doc, path }, callId: id, payload: msg.content, payloadPath: ['content'],
       callIndex: id === undefined ? lastUnansweredCall(b) : undefined });
   }
-  b.breakTurn();
+  // an assistant message without calls: its text is kept (a call written as text is a fault of its own)
+  if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, msg.content);
+  else b.breakTurn();
 }
 
 /** Legacy `function` role messages carry no id: they answer the most recent call. */
@@ -104,7 +107,7 @@ export const openaiChat: FormatAdapter = {
         return v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
       }
       const list = messagesOf(v);
-      if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v)) return false;
+      if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v) || isLettaAgentFile(v)) return false;
       // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
       return hasChatToolTraffic(list) || !list.some((m) => Array.isArray((m as Obj).content) && (m.content as unknown[]).some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
     },

@@ -59,7 +59,10 @@ export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, i
     b.result({ at: { doc, path }, callId: typeof item.call_id === 'string' ? item.call_id : undefined,
       payload: item.output, payloadPath: ['output'] });
   }
-  if (item.type !== 'reasoning') b.breakTurn();
+  // An assistant `message` item keeps its `output_text` parts: a `function_call` item after it (the same
+  // response) drops them again, as the text of a message that did call.
+  if (item.type === 'message' && item.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, item.content);
+  else if (item.type !== 'reasoning') b.breakTurn();
 }
 
 export function readResponsesTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {

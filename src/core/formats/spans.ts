@@ -8,7 +8,10 @@
 // Within one trace (spans ordered by start time): calls are what model spans output; tool spans are the
 // executions, so a tool span whose id matches a call is its result, and one that matches none is a call and its
 // result. Input messages repeat the history: each call id and each answered id is read once, first come first
-// kept (an earlier span's output wins over a later span's replay of it).
+// kept (an earlier span's output wins over a later span's replay of it). A tool span's result carries the span's
+// transport: its status (UNSET, which OTLP JSON writes by leaving the code out, or OK: success) and `error.type`
+// (the operation ended in an error: an honest failure). Its `gen_ai.tool.call.arguments` are the call's arguments
+// as written: an object, or a JSON string of one; anything else is an arguments-encoding fault.
 import { SessionBuilder, type NodeRef } from './builder';
 import type { Session, TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -151,7 +154,8 @@ export function otlpSpans(doc: Doc): SpanRecord[] {
           parentId: str(s.parentSpanId),
           name: str(s.name),
           start: s.startTimeUnixNano,
-          status: statusName(status.code),
+          // OTLP JSON leaves out default values: a span without a status code is UNSET
+          status: statusName(status.code) ?? 'UNSET',
           statusMessage: str(status.message),
         }, () => readAttributes(doc, [...path, 'attributes'], s.attributes)));
       });
@@ -420,9 +424,13 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
   if (defs && Array.isArray(defs.value)) defs.value.forEach((d, i) => add(d, { doc: defs.doc, path: [...defs.path, i] }));
 }
 
+/** A tool span's transport: its status (UNSET or OK say success), `error.type` (set when the operation ended in an
+ *  error: a failure whatever the status says), an exit code, an HTTP status. */
 function spanTransport(s: SpanRecord): TransportSignals {
   const t: TransportSignals = {};
   if (s.status !== undefined) t.spanStatus = s.status;
+  const errorType = str(attr(s, 'error.type')?.value);
+  if (errorType !== undefined && errorType !== '') t.errorType = errorType;
   const code = num(attr(s, 'process.exit.code', 'gen_ai.tool.exit_code')?.value);
   if (code !== undefined) t.exitCode = code;
   const http = num(attr(s, 'http.response.status_code', 'http.status_code')?.value);

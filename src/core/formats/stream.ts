@@ -11,7 +11,7 @@
 // the HTTP cassette adapter) are all read by the same assembler.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import type { NodeRef, SessionBuilder } from './builder';
+import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
 import { readResponsesItem } from './openai-responses';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj, keyText } from './util';
@@ -34,7 +34,8 @@ export function isStreamEvent(v: unknown): v is Obj {
   return isChatChunk(v) || isResponsesEvent(v) || isAnthropicEvent(v);
 }
 
-interface Pending {
+/** A call whose parts are still arriving. */
+export interface Pending {
   id?: string;
   name?: string;
   nameAt?: NodeRef;
@@ -46,14 +47,73 @@ interface Pending {
   whole?: { value: unknown; at: NodeRef };
 }
 
+/** Calls being assembled from streamed fragments, under keys the stream chooses (message|block). The one home of
+ *  how fragments become a call: the chunk that named the tool is the call, the fragments are concatenated (an
+ *  empty fragment adds nothing: a call without arguments streams ""), arguments given whole count when no fragment
+ *  came. Used by StreamAssembler and by the stream readers of other providers (Bedrock, Cohere). */
+export class PendingCalls {
+  private readonly open = new Map<string, Pending>();
+
+  constructor(private readonly b: SessionBuilder) {}
+
+  /** The call open under `key`, opened when new. */
+  start(key: string, namePath: JsonPath): Pending {
+    let p = this.open.get(key);
+    if (!p) this.open.set(key, (p = { namePath, fragments: [] }));
+    return p;
+  }
+
+  get(key: string): Pending | undefined {
+    return this.open.get(key);
+  }
+
+  /** Forget the call open under `key` (a stream item written out whole by other means). */
+  drop(key: string): void {
+    this.open.delete(key);
+  }
+
+  keys(): string[] {
+    return [...this.open.keys()];
+  }
+
+  /** Add an arguments fragment found at `at`. */
+  fragment(p: Pending, text: string, at: NodeRef): void {
+    p.fragments.push(text);
+    if (text !== '') p.argsAt = at;
+  }
+
+  /** Write out the call open under `key`; `turn` is asked only when there is a call to write. `expect`: how the
+   *  format sends arguments given whole (fragments are always text). */
+  complete(key: string, turn: () => number, expect: ArgsExpectation = 'any'): void {
+    const p = this.open.get(key);
+    this.open.delete(key);
+    if (!p || p.name === undefined || !p.nameAt) return;
+    const pieces = p.fragments.filter((f) => f !== '');
+    const whole = pieces.length === 0 ? p.whole : undefined;
+    this.b.call({
+      name: p.name,
+      id: p.id,
+      at: p.nameAt,
+      namePath: p.namePath,
+      argsPath: [],
+      argsAt: whole ? whole.at : p.argsAt ?? p.nameAt,
+      args: whole ? whole.value : pieces.join(''),
+      expect: whole ? expect : 'any',
+      assembled: !whole && pieces.length > 1,
+    }, turn());
+  }
+}
+
 /** Assembles one stream's calls into a session; `flush` writes out what is still open. */
 export class StreamAssembler {
-  private readonly open = new Map<string, Pending>();
+  private readonly calls: PendingCalls;
   private readonly emittedItems = new Set<string>();
   private turn?: number;
   private turnKey?: string;
 
-  constructor(private readonly b: SessionBuilder) {}
+  constructor(private readonly b: SessionBuilder) {
+    this.calls = new PendingCalls(b);
+  }
 
   event(doc: Doc, path: JsonPath, v: Obj): void {
     if (isChatChunk(v)) this.chatChunk(doc, path, v);
@@ -62,7 +122,7 @@ export class StreamAssembler {
   }
 
   flush(): void {
-    for (const key of [...this.open.keys()]) this.complete(key);
+    for (const key of this.calls.keys()) this.complete(key);
   }
 
   private turnFor(key: string | undefined): number {
@@ -74,29 +134,11 @@ export class StreamAssembler {
   }
 
   private pending(key: string, namePath: JsonPath): Pending {
-    let p = this.open.get(key);
-    if (!p) this.open.set(key, (p = { namePath, fragments: [] }));
-    return p;
+    return this.calls.start(key, namePath);
   }
 
   private complete(key: string): void {
-    const p = this.open.get(key);
-    this.open.delete(key);
-    if (!p || p.name === undefined || !p.nameAt) return;
-    const pieces = p.fragments.filter((f) => f !== '');
-    const whole = pieces.length === 0 && p.whole;
-    const turn = this.turnFor(key.split('|')[0]);
-    this.b.call({
-      name: p.name,
-      id: p.id,
-      at: p.nameAt,
-      namePath: p.namePath,
-      argsPath: [],
-      argsAt: whole ? p.whole!.at : p.argsAt ?? p.nameAt,
-      args: whole ? p.whole!.value : pieces.join(''),
-      expect: 'any',
-      assembled: !whole && pieces.length > 1,
-    }, turn);
+    this.calls.complete(key, () => this.turnFor(key.split('|')[0]));
   }
 
   private chatChunk(doc: Doc, path: JsonPath, v: Obj): void {
@@ -117,14 +159,11 @@ export class StreamAssembler {
             p.name = fn.name;
             p.nameAt = { doc, path: tcPath };
           }
-          if (fn && typeof fn.arguments === 'string') {
-            p.fragments.push(fn.arguments);
-            if (fn.arguments !== '') p.argsAt = { doc, path: [...tcPath, 'function', 'arguments'] };
-          }
+          if (fn && typeof fn.arguments === 'string') this.calls.fragment(p, fn.arguments, { doc, path: [...tcPath, 'function', 'arguments'] });
         });
       }
       if (typeof c.finish_reason === 'string') {
-        for (const key of [...this.open.keys()]) if (key.startsWith(`${response}|${choice}|`)) this.complete(key);
+        for (const key of this.calls.keys()) if (key.startsWith(`${response}|${choice}|`)) this.complete(key);
       }
     });
   }
@@ -143,15 +182,12 @@ export class StreamAssembler {
         }
         return;
       case 'response.function_call_arguments.delta': {
-        const p = this.open.get(`${response}|${itemId}`);
-        if (p && typeof v.delta === 'string') {
-          p.fragments.push(v.delta);
-          if (v.delta !== '') p.argsAt = { doc, path: [...path, 'delta'] };
-        }
+        const p = this.calls.get(`${response}|${itemId}`);
+        if (p && typeof v.delta === 'string') this.calls.fragment(p, v.delta, { doc, path: [...path, 'delta'] });
         return;
       }
       case 'response.function_call_arguments.done': {
-        const p = this.open.get(`${response}|${itemId}`);
+        const p = this.calls.get(`${response}|${itemId}`);
         if (p && typeof v.arguments === 'string') {
           p.fragments = [v.arguments];
           p.argsAt = { doc, path: [...path, 'arguments'] };
@@ -160,7 +196,7 @@ export class StreamAssembler {
       }
       case 'response.output_item.done':
         if (item?.type === 'function_call' && typeof item.name === 'string') {
-          this.open.delete(`${response}|${itemId}`);
+          this.calls.drop(`${response}|${itemId}`);
           if (this.emittedItems.has(itemId)) return;
           this.emittedItems.add(itemId);
           this.turnFor(response);
@@ -174,7 +210,7 @@ export class StreamAssembler {
           if (!isPlainObject(it) || it.type !== 'function_call' || typeof it.name !== 'string') return;
           const id = str(it.id) ?? `#${i}`;
           if (this.emittedItems.has(id)) return;
-          this.open.delete(`${response}|${id}`);
+          this.calls.drop(`${response}|${id}`);
           this.emittedItems.add(id);
           this.turnFor(response);
           readResponsesItem(this.b, doc, [...path, 'response', 'output', i], it);
@@ -208,11 +244,8 @@ export class StreamAssembler {
     }
     if (v.type === 'content_block_delta') {
       const d = isPlainObject(v.delta) ? v.delta : undefined;
-      const p = this.open.get(key);
-      if (p && d?.type === 'input_json_delta' && typeof d.partial_json === 'string') {
-        p.fragments.push(d.partial_json);
-        if (d.partial_json !== '') p.argsAt = { doc, path: [...path, 'delta', 'partial_json'] };
-      }
+      const p = this.calls.get(key);
+      if (p && d?.type === 'input_json_delta' && typeof d.partial_json === 'string') this.calls.fragment(p, d.partial_json, { doc, path: [...path, 'delta', 'partial_json'] });
       return;
     }
     if (v.type === 'content_block_stop') this.complete(key);

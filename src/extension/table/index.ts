@@ -7,6 +7,7 @@ import { readSettings } from '../settings';
 import { FixtureCache, type LiveModel } from './data';
 import { callMarks, type CallMark } from '../callMarks';
 import { LazyLens, resolveLens } from '../lenses';
+import { TRACE_SELECTOR } from '../reading';
 import { isPageState, TablePanel, VIEW_TYPE } from './panel';
 
 export const SHOW_TABLE_COMMAND = 'contractGuard.showDecisionTable';
@@ -128,11 +129,10 @@ export function registerDecisionTable(context: vscode.ExtensionContext, deps: Ta
   };
 
   const lenses = new TurnLenses(deps.live);
-  const selector: vscode.DocumentSelector = [{ language: 'jsonl' }, { language: 'json' }, { language: 'jsonc' }];
   context.subscriptions.push(
     fixtures,
     lenses,
-    vscode.languages.registerCodeLensProvider(selector, lenses),
+    vscode.languages.registerCodeLensProvider(TRACE_SELECTOR, lenses),
     vscode.commands.registerCommand(SHOW_TABLE_COMMAND, (uri?: unknown, turn?: { session: number; turn: number }) =>
       show(uri instanceof vscode.Uri ? uri : undefined, turn && typeof turn.turn === 'number' ? turn : undefined),
     ),

@@ -3,6 +3,36 @@ import assert from 'node:assert/strict';
 import { type Expectation, NO_CONTRACT, callOf } from './expect';
 
 export const claudeCode: Record<string, Expectation> = {
+  'claude-code/entire-5c1039ad85f4-hooks-edit-errors.jsonl': {
+    why: 'Claude Code 2.1 log (Entire checkpoint): one block per line, hook `progress` records between, 4 parallel calls answered out of order',
+    format: 'claude-code', sessions: 1, calls: 10, results: 10, unanswered: [],
+    transport: ['Edit isError=true', 'Edit isError=true'],
+    findings: [
+      ['no-contract 6:421 Grep', NO_CONTRACT],
+      ['no-contract 7:421 Glob', NO_CONTRACT + ' (three parallel Globs, lines 7-9, one turn with the Grep)'],
+      ['no-contract 20:453 Edit', NO_CONTRACT + '; both Edits fail ("File has not been read yet", is_error true): honest failures'],
+      ['no-contract 25:453 Read', NO_CONTRACT],
+      ['duplicate-fingerprint 32:453 Edit', 'the same mise.toml Edit as line 20 after only a Read in between: by the rule a failed result changes nothing (the Read is what the error asked for)'],
+    ],
+    extra: (r, [s]) => {
+      assert.deepEqual(s.calls.map((c) => c.turn), [1, 1, 1, 1, 2, 2, 3, 3, 4, 4], 'lines sharing message.id are one turn');
+      assert.deepEqual(s.results.map((x) => callOf(s, x)?.index), [1, 2, 0, 3, 4, 5, 6, 7, 8, 9], 'results pair by tool_use_id whatever their order');
+      assert.match(s.calls[0].messageText ?? '', /\S/, 'the text block on its own line is the calls\' message text');
+    },
+  },
+  'claude-code/entire-dc49cb8a2a42-task-subagents.jsonl': {
+    why: 'Claude Code 2.1 log: two parallel Bash calls answered in reverse order, two Task (subagent) calls whose results are arrays of text blocks',
+    format: 'claude-code', sessions: 1, calls: 4, results: 4, unanswered: [],
+    transport: ['Bash isError=false', 'Bash isError=false'],
+    findings: [
+      ['no-contract 5:429 Bash', NO_CONTRACT],
+      ['no-contract 11:429 Task', NO_CONTRACT + '; the subagents\' own transcripts are not in this file (only their agentId)'],
+    ],
+    extra: (r, [s]) => {
+      assert.equal(callOf(s, s.results[0])?.index, 1, 'the second Bash is answered first');
+      assert.ok(Array.isArray(s.results[2].payload), 'a Task result is a list of text blocks');
+    },
+  },
   'claude-code/ccl-edge_cases.jsonl': {
     why: 'Claude Code log lines (uuid, sessionId, message); junk lines (a string, 42, [1], {"silly"}) are skipped',
     format: 'claude-code', sessions: 2, calls: 3, results: 2, unanswered: ['TodoWrite'],

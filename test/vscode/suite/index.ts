@@ -19,6 +19,7 @@ export function run(): Promise<void> {
   require('./fixtures.test');
   require('./adoption.test');
   require('./eval.test');
+  require('./reading.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });

@@ -1,0 +1,345 @@
+// AWS Bedrock Converse API (`converse`, `converse-stream`), in the shapes traces keep it:
+// - a request `{modelId?, messages: [{role, content: [block]}], toolConfig?, system?}` (boto3 keyword dumps too);
+//   content blocks are single-key objects without `type`: `{text}`, `{toolUse: {toolUseId, name, input}}`,
+//   `{toolResult: {toolUseId, content: [{text} | {json} | ...], status: 'success' | 'error'}}`, `{image}`, ...;
+//   `toolConfig.tools[].toolSpec {name, inputSchema: {json}}` are the tool definitions (a `systemTool {name}` is a
+//   server tool with no schema of its own: its input is the server's business, so every input is allowed);
+// - a response `{output: {message}, stopReason, usage?, metrics?, ResponseMetadata?}`; a server tool (Nova
+//   grounding) puts its call and its `toolResult` in the same assistant message;
+// - ConverseStream events, one decoded event per line or a JSON array: `messageStart`, `contentBlockStart
+//   {start: {toolUse: {toolUseId, name}}}`, `contentBlockDelta {delta: {toolUse: {input: '<fragment>'}}}` (the
+//   fragments are concatenated; a lone "" is a call without arguments, `{}`, not an encoding fault),
+//   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop). Also read: the
+//   payload without its event key (`{contentBlockIndex, start}`, as some SDK logs print it) and `{event: {...}}`;
+// - a nock recording of bedrock-runtime calls (see nock.ts): each request body and response of the recording,
+//   in one session. A later request repeats the conversation so far: a message whose calls (or results) were read
+//   already is an echo, read once; a repeated tool list is one definition per name. InvokeModel recordings of
+//   Anthropic models (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
+// A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
+import type { FormatAdapter, LineReader } from './adapter';
+import { singleSession } from './adapter';
+import type { SessionBuilder } from './builder';
+import { readAnthropicMessage, readAnthropicTools } from './anthropic';
+import { isNockRecording, nockExchanges } from './nock';
+import { PendingCalls } from './stream';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
+
+const BLOCK_KEYS = new Set(['text', 'image', 'document', 'video', 'toolUse', 'toolResult', 'guardContent', 'cachePoint',
+  'reasoningContent', 'citationsContent', 'searchResult']);
+
+function isBlock(v: unknown): v is Obj {
+  return isPlainObject(v) && !('type' in v) && Object.keys(v).some((k) => BLOCK_KEYS.has(k));
+}
+
+function isConverseMessage(v: unknown): v is Obj & { content: unknown[] } {
+  return isPlainObject(v) && (v.role === 'user' || v.role === 'assistant') && Array.isArray(v.content) && v.content.every(isBlock);
+}
+
+function isRequest(v: unknown): v is Obj & { messages: (Obj & { content: unknown[] })[] } {
+  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isConverseMessage);
+}
+
+/** A request that is Converse beyond doubt: its content blocks are Converse's (no `type`, named by their key;
+ *  Chat parts always have a `type`), or it carries Converse tool definitions. */
+function isConverseRequest(v: unknown): boolean {
+  if (!isRequest(v)) return false;
+  const config = isPlainObject(v.toolConfig) ? v.toolConfig : undefined;
+  return v.messages.some((m) => m.content.length > 0) || Array.isArray(config?.tools);
+}
+
+function isResponse(v: unknown): v is Obj & { output: { message: Obj & { content: unknown[] } } } {
+  return isPlainObject(v) && isPlainObject(v.output) && isConverseMessage(v.output.message) && v.output.message.role === 'assistant'
+    && ('stopReason' in v || 'usage' in v || 'metrics' in v || 'ResponseMetadata' in v);
+}
+
+// ---- stream events
+
+const EVENTS = new Set(['messageStart', 'contentBlockStart', 'contentBlockDelta', 'contentBlockStop', 'messageStop', 'metadata']);
+
+interface StreamEvent {
+  kind: string;
+  body: Obj;
+  /** Where the event's body is, below the line or array element. */
+  path: JsonPath;
+  /** The event names itself (an event key), rather than being recognised by its payload's keys. */
+  named: boolean;
+}
+
+function onlyKeys(o: Obj, keys: readonly string[]): boolean {
+  return Object.keys(o).every((k) => keys.includes(k) || k === 'p'); // `p` pads every event on the wire
+}
+
+function eventOf(v: unknown): StreamEvent | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const keys = Object.keys(v);
+  if (keys.length === 1 && EVENTS.has(keys[0]) && isPlainObject(v[keys[0]])) return { kind: keys[0], body: v[keys[0]] as Obj, path: [keys[0]], named: true };
+  if (keys.length === 1 && keys[0] === 'event') {
+    const inner = eventOf(v.event);
+    return inner?.named ? { ...inner, path: ['event', ...inner.path] } : undefined;
+  }
+  // the payload alone, without its event key
+  if (typeof v.contentBlockIndex === 'number') {
+    if (isPlainObject(v.start) && onlyKeys(v, ['contentBlockIndex', 'start'])) return { kind: 'contentBlockStart', body: v, path: [], named: false };
+    if (isPlainObject(v.delta) && onlyKeys(v, ['contentBlockIndex', 'delta'])) return { kind: 'contentBlockDelta', body: v, path: [], named: false };
+    if (onlyKeys(v, ['contentBlockIndex'])) return { kind: 'contentBlockStop', body: v, path: [], named: false };
+    return undefined;
+  }
+  if (v.role === 'assistant' && onlyKeys(v, ['role'])) return { kind: 'messageStart', body: v, path: [], named: false };
+  if (typeof v.stopReason === 'string' && onlyKeys(v, ['stopReason', 'additionalModelResponseFields'])) return { kind: 'messageStop', body: v, path: [], named: false };
+  return undefined;
+}
+
+function toolUseIn(e: StreamEvent): Obj | undefined {
+  const part = e.kind === 'contentBlockStart' ? e.body.start : e.kind === 'contentBlockDelta' ? e.body.delta : undefined;
+  return isPlainObject(part) && isPlainObject(part.toolUse) ? part.toolUse : undefined;
+}
+
+/** An event that is ConverseStream beyond doubt: named by its event key (metadata only with its usage or
+ *  metrics), or a bare payload that carries a tool use. */
+function isTellingEvent(v: unknown): boolean {
+  const e = eventOf(v);
+  if (!e) return false;
+  if (e.kind === 'metadata') return isPlainObject(e.body.usage) || isPlainObject(e.body.metrics);
+  return e.named || toolUseIn(e) !== undefined;
+}
+
+function isEventArray(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every((e) => eventOf(e) !== undefined) && v.some(isTellingEvent);
+}
+
+/** One stream's events: calls grow per message and content block index, a message's calls are one turn. */
+class ConverseStream implements LineReader {
+  private readonly calls: PendingCalls;
+  private message = 0;
+  private turn?: number;
+
+  constructor(private readonly b: SessionBuilder) {
+    this.calls = new PendingCalls(b);
+  }
+
+  read(doc: Doc): void {
+    this.event(doc, [], doc.value);
+  }
+
+  event(doc: Doc, path: JsonPath, v: unknown): void {
+    const e = eventOf(v);
+    if (!e) return;
+    const at = [...path, ...e.path];
+    const key = `${this.message}|${typeof e.body.contentBlockIndex === 'number' ? e.body.contentBlockIndex : -1}`;
+    const use = toolUseIn(e);
+    switch (e.kind) {
+      case 'messageStart':
+      case 'messageStop':
+        this.endMessage();
+        return;
+      case 'contentBlockStart':
+        if (use && typeof use.name === 'string') {
+          const p = this.calls.start(key, ['name']);
+          p.name = use.name;
+          p.id = str(use.toolUseId);
+          p.nameAt = { doc, path: [...at, 'start', 'toolUse'] };
+        }
+        return;
+      case 'contentBlockDelta': {
+        const p = this.calls.get(key);
+        if (!p || !use) return;
+        const argsAt = { doc, path: [...at, 'delta', 'toolUse', 'input'] };
+        if (typeof use.input === 'string') this.calls.fragment(p, use.input, argsAt);
+        else if (use.input !== undefined) p.whole = { value: use.input, at: argsAt }; // a logger that decoded the input
+        return;
+      }
+      case 'contentBlockStop':
+        this.calls.complete(key, () => this.turnNow());
+        return;
+      default:
+    }
+  }
+
+  finish(): void {
+    this.endMessage();
+  }
+
+  private turnNow(): number {
+    return (this.turn ??= this.b.newTurn());
+  }
+
+  private endMessage(): void {
+    for (const key of this.calls.keys()) this.calls.complete(key, () => this.turnNow());
+    this.message += 1;
+    this.turn = undefined;
+  }
+}
+
+// ---- messages
+
+/** What a tool result returned: a lone `{json}` or `{text}` block is that value; otherwise the block list. */
+function payloadOf(content: unknown): { value: unknown; path: JsonPath } {
+  if (Array.isArray(content) && content.length === 1 && isPlainObject(content[0])) {
+    const only = content[0];
+    if ('json' in only) return { value: only.json, path: [0, 'json'] };
+    if (typeof only.text === 'string') return { value: only.text, path: [0, 'text'] };
+  }
+  return { value: content, path: [] };
+}
+
+/** Ids already read (a recording repeats the conversation in every request). */
+interface Seen {
+  ids: Set<string>;
+}
+
+/** The call and result ids a message carries, in either dialect (Converse blocks, Anthropic blocks). */
+function idsOf(msg: Obj): string[] {
+  if (!Array.isArray(msg.content)) return [];
+  const ids: string[] = [];
+  for (const block of msg.content) {
+    if (!isPlainObject(block)) continue;
+    if (isPlainObject(block.toolUse) && typeof block.toolUse.toolUseId === 'string') ids.push(`call ${block.toolUse.toolUseId}`);
+    else if (isPlainObject(block.toolResult) && typeof block.toolResult.toolUseId === 'string') ids.push(`result ${block.toolResult.toolUseId}`);
+    else if (typeof block.tool_use_id === 'string') ids.push(`result ${block.tool_use_id}`);
+    else if (typeof block.type === 'string' && block.type.endsWith('tool_use') && typeof block.id === 'string') ids.push(`call ${block.id}`);
+  }
+  return ids;
+}
+
+/** Whether a message was read already (all its calls and results); if not, its ids are now seen. */
+function isEcho(msg: Obj, seen: Seen | undefined): boolean {
+  if (!seen) return false;
+  const ids = idsOf(msg);
+  if (ids.length > 0 && ids.every((id) => seen.ids.has(id))) return true;
+  for (const id of ids) seen.ids.add(id);
+  return false;
+}
+
+function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj & { content: unknown[] }, seen?: Seen): void {
+  if (isEcho(msg, seen)) return;
+  const text = msg.content.filter((c) => isPlainObject(c) && typeof c.text === 'string').map((c) => (c as Obj).text as string).join('\n');
+  let turn: number | undefined;
+  msg.content.forEach((block, i) => {
+    if (!isPlainObject(block)) return;
+    const use = block.toolUse;
+    if (isPlainObject(use) && typeof use.name === 'string') {
+      turn ??= b.newTurn();
+      b.call({ name: use.name, id: str(use.toolUseId), at: { doc, path: [...path, 'content', i, 'toolUse'] }, namePath: ['name'],
+        argsPath: ['input'], args: use.input, expect: 'object', messageText: text || undefined }, turn);
+      return;
+    }
+    const res = block.toolResult;
+    if (!isPlainObject(res)) return;
+    const payload = payloadOf(res.content);
+    const status = str(res.status);
+    b.result({ at: { doc, path: [...path, 'content', i, 'toolResult'] }, callId: str(res.toolUseId), payload: payload.value,
+      payloadPath: ['content', ...payload.path], transport: status === undefined ? {} : { isError: status === 'error' } });
+  });
+  if (turn !== undefined) return;
+  if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, msg.content);
+  else b.breakTurn();
+}
+
+// a server tool declares no schema: any input is its own business
+const SERVER_TOOL_SCHEMA = { type: 'object', additionalProperties: true };
+
+function readTools(b: SessionBuilder, doc: Doc, path: JsonPath, config: unknown): void {
+  if (!isPlainObject(config) || !Array.isArray(config.tools)) return;
+  config.tools.forEach((t, i) => {
+    if (!isPlainObject(t)) return;
+    const spec = isPlainObject(t.toolSpec) ? t.toolSpec : undefined;
+    if (spec && typeof spec.name === 'string') {
+      const schema = isPlainObject(spec.inputSchema) ? jsonValue(spec.inputSchema.json) : undefined;
+      b.tool(spec.name, schema, { doc, path: [...path, 'tools', i, 'toolSpec'] });
+      return;
+    }
+    const server = isPlainObject(t.systemTool) ? t.systemTool : undefined;
+    if (server && typeof server.name === 'string') b.tool(server.name, SERVER_TOOL_SCHEMA, { doc, path: [...path, 'tools', i, 'systemTool'] });
+  });
+}
+
+function readRequest(b: SessionBuilder, doc: Doc, base: JsonPath, v: Obj & { messages: (Obj & { content: unknown[] })[] }, seen?: Seen): void {
+  readTools(b, doc, [...base, 'toolConfig'], v.toolConfig);
+  v.messages.forEach((m, i) => readMessage(b, doc, [...base, 'messages', i], m, seen));
+}
+
+// ---- recordings
+
+function isAnthropicBody(v: unknown): v is Obj & { messages: unknown[] } {
+  return isPlainObject(v) && typeof v.anthropic_version === 'string' && Array.isArray(v.messages);
+}
+
+function isAnthropicReply(v: unknown): v is Obj {
+  return isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && Array.isArray(v.content);
+}
+
+function readable(v: unknown): boolean {
+  return isRequest(v) || isResponse(v) || isEventArray(v) || isAnthropicBody(v) || isAnthropicReply(v);
+}
+
+function isBedrockRecording(v: unknown): boolean {
+  if (!isNockRecording(v)) return false;
+  return v.some((r) => /bedrock/i.test(String(r.scope)) && (readable(jsonValue(r.body)) || (r.responseIsBinary !== true && readable(jsonValue(r.response)))));
+}
+
+/** One request body or response of a recording, into the recording's session. */
+function readPart(b: SessionBuilder, part: Located, seen: Seen): void {
+  const { doc, path, value: v } = part;
+  if (isRequest(v)) readRequest(b, doc, path, v, seen);
+  else if (isResponse(v)) readMessage(b, doc, [...path, 'output', 'message'], v.output.message, seen);
+  else if (isEventArray(v)) {
+    const s = new ConverseStream(b);
+    v.forEach((e, i) => s.event(doc, [...path, i], e));
+    s.finish();
+  } else if (isAnthropicBody(v)) {
+    readAnthropicTools(b, doc, [...path, 'tools'], v.tools);
+    v.messages.forEach((m, i) => {
+      if (isPlainObject(m) && !isEcho(m, seen)) readAnthropicMessage(b, doc, [...path, 'messages', i], m);
+    });
+  } else if (isAnthropicReply(v) && !isEcho(v, seen)) {
+    readAnthropicMessage(b, doc, path, v);
+  }
+}
+
+/** Every request repeats the tool list: one definition per name (the first). */
+function dedupeTools(b: SessionBuilder): void {
+  const names = new Set<string>();
+  const first = b.session.tools.filter((t) => {
+    if (names.has(t.name)) return false;
+    names.add(t.name);
+    return true;
+  });
+  b.session.tools.splice(0, b.session.tools.length, ...first);
+}
+
+function readRecording(doc: Doc, b: SessionBuilder): void {
+  const seen: Seen = { ids: new Set() };
+  for (const x of nockExchanges(doc)) {
+    if (x.request) readPart(b, x.request, seen);
+    if (x.response) readPart(b, x.response, seen);
+  }
+  dedupeTools(b);
+}
+
+export const bedrock: FormatAdapter = {
+  id: 'bedrock-converse',
+  document: {
+    claims(v) {
+      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v);
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      singleSession((b) => {
+        if (isNockRecording(v)) readRecording(doc, b);
+        else if (isRequest(v)) readRequest(b, doc, [], v);
+        else if (isResponse(v)) readMessage(b, doc, ['output', 'message'], v.output.message);
+        else if (isEventArray(v)) {
+          const s = new ConverseStream(b);
+          v.forEach((e, i) => s.event(doc, [i], e));
+          s.finish();
+        }
+      }, emit);
+    },
+  },
+  lines: {
+    claims: isTellingEvent,
+    accepts: (v) => eventOf(v) !== undefined,
+    open: ({ builder }) => new ConverseStream(builder),
+  },
+};

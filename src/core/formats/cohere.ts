@@ -1,0 +1,197 @@
+// Cohere Chat API v2 (`/v2/chat`):
+// - a response `{id, message: {role: 'assistant', tool_plan?, tool_calls?: [{id, type, function: {name, arguments
+//   (JSON string)}}], content?}, finish_reason: 'TOOL_CALL' | 'COMPLETE' | ...}` (finish reasons are upper case;
+//   a tool-calling message may have no `content` at all);
+// - a request `{model, messages, tools: [{type: 'function', function: {name, parameters}}]}` whose messages are
+//   Chat-shaped (assistant `tool_calls`, `tool` messages with `tool_call_id`), known as Cohere by an assistant's
+//   `tool_plan`, a `document` part in a tool message, a Cohere-only option or a Command model; a tool message's
+//   content is a string or parts, and a lone `{type: 'document', document: {data}}` part is what the tool returned;
+// - the stream, JSONL (or SSE data lines) of `{type, index?, delta}` events: `message-start` (the message id),
+//   `tool-plan-delta`, `tool-call-start` (`delta.message.tool_calls` is ONE call object, with the name and often
+//   an empty first `arguments` fragment), `tool-call-delta` (arguments fragments, concatenated), `tool-call-end`,
+//   `content-*`, `citation-*`, `message-end` (`delta.finish_reason`). `index` and `tool-call-end` may be missing:
+//   a fragment then belongs to the call started last, and `message-end` completes what is open. A call that got
+//   no fragment at all has no arguments (`{}`).
+// Cohere's tool messages carry no error flag.
+import type { FormatAdapter, LineReader } from './adapter';
+import { singleSession } from './adapter';
+import type { SessionBuilder } from './builder';
+import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
+import { PendingCalls } from './stream';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, str, type Obj } from './util';
+
+function isResponse(v: unknown): v is Obj & { message: Obj } {
+  return isPlainObject(v) && isPlainObject(v.message) && v.message.role === 'assistant' && typeof v.finish_reason === 'string'
+    && /^[A-Z_]+$/.test(v.finish_reason) && !('choices' in v);
+}
+
+const COHERE_OPTIONS = ['citation_options', 'safety_mode', 'strict_tools', 'documents'];
+
+function isDocumentPart(p: unknown): boolean {
+  return isPlainObject(p) && p.type === 'document' && isPlainObject(p.document);
+}
+
+function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
+  if (!isPlainObject(v) || !Array.isArray(v.messages) || v.messages.length === 0 || !v.messages.every(isChatMessage)) return false;
+  const messages = v.messages as Obj[];
+  return messages.some((m) => m.role === 'assistant' && 'tool_plan' in m)
+    || messages.some((m) => m.role === 'tool' && Array.isArray(m.content) && m.content.some(isDocumentPart))
+    || COHERE_OPTIONS.some((k) => k in v)
+    || (typeof v.model === 'string' && /^(command|c4ai-)/.test(v.model) && (Array.isArray(v.tools) || messages.some((m) => m.role === 'tool')));
+}
+
+/** What a tool message returned: a lone document's `data` (or a lone text), else the content as it is. */
+function payloadOf(content: unknown): { value: unknown; path: JsonPath } {
+  if (Array.isArray(content) && content.length === 1 && isPlainObject(content[0])) {
+    const only = content[0];
+    if (isPlainObject(only.document) && 'data' in only.document) return { value: only.document.data, path: [0, 'document', 'data'] };
+  }
+  return { value: content, path: [] };
+}
+
+function readRequest(b: SessionBuilder, doc: Doc, v: Obj & { messages: Obj[] }): void {
+  readChatTools(b, doc, ['tools'], v.tools);
+  v.messages.forEach((m, i) => {
+    if (m.role !== 'tool') {
+      readChatMessage(b, doc, ['messages', i], m);
+      return;
+    }
+    const payload = payloadOf(m.content);
+    b.result({ at: { doc, path: ['messages', i] }, callId: str(m.tool_call_id), payload: payload.value, payloadPath: ['content', ...payload.path] });
+    b.breakTurn();
+  });
+}
+
+// ---- stream
+
+const EVENTS = new Set(['message-start', 'content-start', 'content-delta', 'content-end', 'tool-plan-delta', 'tool-call-start',
+  'tool-call-delta', 'tool-call-end', 'citation-start', 'citation-end', 'message-end', 'debug']);
+
+function isEvent(v: unknown): v is Obj & { type: string } {
+  if (!isPlainObject(v) || typeof v.type !== 'string' || !EVENTS.has(v.type)) return false;
+  if (v.type === 'message-end') return isPlainObject(v.delta);
+  if (v.type.endsWith('-end')) return Object.keys(v).every((k) => k === 'type' || k === 'index' || k === 'delta');
+  return isPlainObject(v.delta) && isPlainObject(v.delta.message);
+}
+
+/** An event that is Cohere's beyond doubt (the bare `*-end` events are only accepted within a Cohere stream). */
+function isTellingEvent(v: unknown): boolean {
+  if (!isEvent(v)) return false;
+  if (v.type === 'message-end') return isPlainObject(v.delta) && typeof v.delta.finish_reason === 'string';
+  return !v.type.endsWith('-end');
+}
+
+/** The call object of a `tool-call-*` event (one object; some relays send a one-element list) and its path. */
+function toolCallOf(v: Obj): { call: Obj; path: JsonPath } | undefined {
+  const message = isPlainObject(v.delta) && isPlainObject(v.delta.message) ? v.delta.message : undefined;
+  const calls = message?.tool_calls;
+  if (isPlainObject(calls)) return { call: calls, path: ['delta', 'message', 'tool_calls'] };
+  if (Array.isArray(calls) && isPlainObject(calls[0])) return { call: calls[0], path: ['delta', 'message', 'tool_calls', 0] };
+  return undefined;
+}
+
+class CohereStream implements LineReader {
+  private readonly calls: PendingCalls;
+  private message = 0;
+  private started = 0;
+  /** The key of the call started last: where fragments without an index go. */
+  private current?: string;
+  private turn?: number;
+
+  constructor(private readonly b: SessionBuilder) {
+    this.calls = new PendingCalls(b);
+  }
+
+  read(doc: Doc): void {
+    this.event(doc, [], doc.value);
+  }
+
+  event(doc: Doc, path: JsonPath, v: unknown): void {
+    if (!isEvent(v)) return;
+    switch (v.type) {
+      case 'message-start':
+      case 'message-end':
+        this.endMessage();
+        return;
+      case 'tool-call-start': {
+        const tc = toolCallOf(v);
+        if (!tc) return;
+        const key = typeof v.index === 'number' ? `${this.message}|${v.index}` : `${this.message}|#${this.started}`;
+        this.started += 1;
+        this.current = key;
+        const p = this.calls.start(key, ['function', 'name']);
+        const fn = isPlainObject(tc.call.function) ? tc.call.function : undefined;
+        const callPath = [...path, ...tc.path];
+        if (typeof fn?.name === 'string' && fn.name !== '' && p.name === undefined) {
+          p.name = fn.name;
+          p.nameAt = { doc, path: callPath };
+        }
+        p.id ??= str(tc.call.id);
+        if (typeof fn?.arguments === 'string') this.calls.fragment(p, fn.arguments, { doc, path: [...callPath, 'function', 'arguments'] });
+        return;
+      }
+      case 'tool-call-delta': {
+        const tc = toolCallOf(v);
+        const p = this.calls.get(this.keyOf(v));
+        const fn = tc && isPlainObject(tc.call.function) ? tc.call.function : undefined;
+        if (p && tc && typeof fn?.arguments === 'string') this.calls.fragment(p, fn.arguments, { doc, path: [...path, ...tc.path, 'function', 'arguments'] });
+        return;
+      }
+      case 'tool-call-end':
+        this.calls.complete(this.keyOf(v), () => this.turnNow());
+        return;
+      default:
+    }
+  }
+
+  finish(): void {
+    this.endMessage();
+  }
+
+  private keyOf(v: Obj): string {
+    return typeof v.index === 'number' ? `${this.message}|${v.index}` : this.current ?? '';
+  }
+
+  private turnNow(): number {
+    return (this.turn ??= this.b.newTurn());
+  }
+
+  private endMessage(): void {
+    for (const key of this.calls.keys()) this.calls.complete(key, () => this.turnNow());
+    this.message += 1;
+    this.started = 0;
+    this.current = undefined;
+    this.turn = undefined;
+  }
+}
+
+function isEventArray(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isEvent) && v.some(isTellingEvent);
+}
+
+export const cohere: FormatAdapter = {
+  id: 'cohere',
+  document: {
+    claims(v) {
+      return isResponse(v) || isRequest(v) || isEventArray(v);
+    },
+    read(doc, emit) {
+      const v = doc.value;
+      singleSession((b) => {
+        if (isResponse(v)) readChatMessage(b, doc, ['message'], v.message);
+        else if (isRequest(v)) readRequest(b, doc, v);
+        else if (isEventArray(v)) {
+          const s = new CohereStream(b);
+          v.forEach((e, i) => s.event(doc, [i], e));
+          s.finish();
+        }
+      }, emit);
+    },
+  },
+  lines: {
+    claims: isTellingEvent,
+    accepts: isEvent,
+    open: ({ builder }) => new CohereStream(builder),
+  },
+};

@@ -1,0 +1,165 @@
+// GitHub Copilot CLI session logs (`~/.copilot/session-state/<session>/events.jsonl`, also what `copilot -p
+// --output-format json` prints, and VS Code Copilot Chat's transcripts): one event per line `{type, data, id,
+// timestamp, parentId, ephemeral?, agentId?}`. A call is a `toolRequests[]` entry `{toolCallId, name, arguments}` of an
+// `assistant.message` (arguments are an object; VS Code's transcripts write a JSON string). `tool.execution_start`
+// `{toolCallId, toolName, arguments}` mirrors it (and is the call only when no request recorded it); its
+// `arguments` may carry what the runtime added, so the model's request is what is checked. The result is
+// `tool.execution_complete` `{toolCallId, success, result: {content, detailedContent, contents[]}, error: {message,
+// code}}`: `success: false` is an error signal, a `terminal` content block's `exitCode` an exit code.
+// Ephemeral events (streamed deltas, `assistant.tool_call_delta`) are not persisted and are skipped; an event
+// whose `id` was already read is a replayed copy. Events of a sub-agent (`agentId`, or the older
+// `data.parentToolCallId`) are a session of their own. `session.start` names the session.
+import type { FormatAdapter, LineSink } from './adapter';
+import type { SessionBuilder } from './builder';
+import type { TransportSignals } from '../model';
+import type { Doc } from '../parse/doc';
+import { isPlainObject, num, str, type Obj } from './util';
+
+const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
+
+function isEvent(v: unknown): v is Obj & { type: string; data: Obj } {
+  return isPlainObject(v) && typeof v.type === 'string' && EVENT_TYPE.test(v.type) && isPlainObject(v.data);
+}
+
+function hasToolRequests(data: Obj): boolean {
+  return Array.isArray(data.toolRequests) && data.toolRequests.some((r) => isPlainObject(r) && typeof r.name === 'string');
+}
+
+/** A line that is Copilot's beyond doubt: tool traffic, or the start of a Copilot agent session. */
+function isCopilotEvent(v: unknown): boolean {
+  if (!isEvent(v)) return false;
+  const d = v.data;
+  switch (v.type) {
+    case 'session.start':
+      return d.producer === 'copilot-agent' || typeof d.copilotVersion === 'string';
+    case 'assistant.message':
+      return hasToolRequests(d);
+    case 'tool.execution_start':
+      return typeof d.toolCallId === 'string' && typeof d.toolName === 'string';
+    case 'tool.execution_complete':
+      return typeof d.toolCallId === 'string' && typeof d.success === 'boolean';
+    default:
+      return false;
+  }
+}
+
+/** The final line of `copilot -p --output-format json`. */
+function isRunResult(v: unknown): boolean {
+  return isPlainObject(v) && v.type === 'result' && typeof v.sessionId === 'string';
+}
+
+function transportOf(d: Obj): TransportSignals {
+  const t: TransportSignals = {};
+  if (typeof d.success === 'boolean') t.isError = !d.success;
+  const contents = isPlainObject(d.result) && Array.isArray(d.result.contents) ? d.result.contents : [];
+  for (const c of contents) {
+    const code = isPlainObject(c) && c.type === 'terminal' ? num(c.exitCode) : undefined;
+    if (code !== undefined) {
+      t.exitCode = code;
+      break;
+    }
+  }
+  return t;
+}
+
+class CopilotReader {
+  private readonly events = new Set<string>();
+  /** Call ids already recorded, and ids already answered, per session key. */
+  private readonly called = new Set<string>();
+  private readonly answered = new Set<string>();
+  private sessionId: string | undefined;
+
+  constructor(private readonly sink: LineSink) {}
+
+  private keyOf(line: Obj): string {
+    const agent = str(line.agentId) ?? str((line.data as Obj).parentToolCallId);
+    return agent === undefined ? '' : `#agent:${agent}`;
+  }
+
+  private builder(key: string): SessionBuilder {
+    const b = this.sink.sessionFor(key);
+    if (this.sessionId !== undefined) b.session.id = `${this.sessionId}${key}`;
+    return b;
+  }
+
+  read(doc: Doc): void {
+    const line = doc.value;
+    if (!isEvent(line) || line.ephemeral === true) return;
+    const id = str(line.id);
+    if (id !== undefined) {
+      if (this.events.has(id)) return;
+      this.events.add(id);
+    }
+    const d = line.data;
+    const key = this.keyOf(line);
+    switch (line.type) {
+      case 'session.start':
+      case 'session.resume':
+        this.sessionId ??= str(d.sessionId);
+        this.builder(key);
+        return;
+      case 'user.message':
+        this.builder(key).breakTurn();
+        return;
+      case 'assistant.message':
+        this.readMessage(this.builder(key), key, doc, d);
+        return;
+      case 'tool.execution_start':
+        this.readStart(this.builder(key), key, doc, d);
+        return;
+      case 'tool.execution_complete':
+        this.readComplete(this.builder(key), key, doc, d);
+        return;
+    }
+  }
+
+  private readMessage(b: SessionBuilder, key: string, doc: Doc, d: Obj): void {
+    if (!hasToolRequests(d)) {
+      b.breakTurn();
+      return;
+    }
+    const turn = b.newTurn();
+    const text = str(d.content);
+    (d.toolRequests as unknown[]).forEach((r, j) => {
+      if (!isPlainObject(r) || typeof r.name !== 'string') return;
+      const callId = str(r.toolCallId);
+      if (callId !== undefined) {
+        if (this.called.has(key + ' ' + callId)) return;
+        this.called.add(key + ' ' + callId);
+      }
+      b.call({ name: r.name, id: callId, at: { doc, path: ['data', 'toolRequests', j] }, namePath: ['name'], argsPath: ['arguments'], args: r.arguments,
+        expect: 'any', messageText: text === '' ? undefined : text }, turn);
+    });
+  }
+
+  private readStart(b: SessionBuilder, key: string, doc: Doc, d: Obj): void {
+    const callId = str(d.toolCallId);
+    const name = str(d.toolName);
+    if (callId === undefined || name === undefined || this.called.has(key + ' ' + callId)) return;
+    this.called.add(key + ' ' + callId);
+    b.call({ name, id: callId, at: { doc, path: ['data'] }, namePath: ['toolName'], argsPath: ['arguments'], args: d.arguments, expect: 'any' });
+  }
+
+  private readComplete(b: SessionBuilder, key: string, doc: Doc, d: Obj): void {
+    const callId = str(d.toolCallId);
+    if (callId !== undefined) {
+      if (this.answered.has(key + ' ' + callId)) return;
+      this.answered.add(key + ' ' + callId);
+    }
+    const failed = d.success === false && d.error !== undefined;
+    b.result({ at: { doc, path: ['data'] }, callId, payload: failed ? d.error : d.result, payloadPath: [failed ? 'error' : 'result'], transport: transportOf(d) });
+    b.breakTurn();
+  }
+}
+
+export const copilotCli: FormatAdapter = {
+  id: 'copilot-cli',
+  lines: {
+    claims: isCopilotEvent,
+    accepts: (v) => isEvent(v) || isRunResult(v),
+    open(sink) {
+      const reader = new CopilotReader(sink);
+      return { read: (doc) => reader.read(doc) };
+    },
+  },
+};
