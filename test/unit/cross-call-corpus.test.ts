@@ -50,6 +50,8 @@ const CHECKED: Record<string, string> = {
 const TRUE_FINDINGS: Record<string, string> = {
   'swe-agent/pydicom-1458_textaction.traj: duplicate-fingerprint edit called 2× with the same arguments and nothing changed in between; same result each time':
     'history[15] and history[17] are the same `edit 287:295` text action, both answered "Your proposed edit has introduced new syntax error(s)": a verbatim retry after a failure, the stuck loop',
+  'cline/mra-api_conversation_history.excerpt-elems0-16.json: duplicate-fingerprint read_file called 2× with the same arguments and nothing changed in between; same result each time':
+    'after "[TASK RESUMPTION]" the agent reads again two files it had read, with nothing written in between, and gets the same content back: a wasted re-read (reported once per file)',
 };
 
 function walk(dir: string): string[] {

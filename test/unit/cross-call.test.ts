@@ -413,3 +413,36 @@ describe('cross-call checks on a whole-document Anthropic request and a calls lo
     ]);
   });
 });
+
+describe('duplicate-fingerprint: a retry after a failure', () => {
+  // Anthropic lines (the format keeps is_error); no contract: only the cross-call codes are looked at
+  const lines = (steps: Step[]) => render('anthropic', steps).join('\n');
+  const dupes = (steps: Step[]) => checkText(lines(steps), { fileName: 't.jsonl' }).findings.filter((f) => f.code === 'duplicate-fingerprint');
+  const edit = { file_path: 'a.py', old_string: 'x', new_string: 'y' };
+
+  it('after the agent did what the error asked (a Read between), the same Edit is not a repeat', () => {
+    const got = dupes([
+      call('t1', 'Edit', edit), result('t1', 'Error: File has not been read yet. Read it first before writing to it.', true),
+      call('t2', 'Read', { file_path: 'a.py' }), result('t2', 'x = 1'),
+      call('t3', 'Edit', edit), result('t3', 'The file a.py has been updated.'),
+    ]);
+    assert.deepEqual(got, []);
+  });
+
+  it('a verbatim retry right after the failure, with nothing between, is still the stuck loop', () => {
+    const got = dupes([
+      call('t1', 'Edit', edit), result('t1', 'Error: String to replace not found in file.', true),
+      call('t2', 'Edit', edit), result('t2', 'Error: String to replace not found in file.', true),
+    ]);
+    assert.deepEqual(got.map((f) => f.message), ['Edit called 2× with the same arguments and nothing changed in between; same result each time']);
+  });
+
+  it('a repeat of a call that succeeded stays a repeat, whatever read-only calls came between', () => {
+    const got = dupes([
+      call('t1', 'search', { q: 'x' }), result('t1', 'hits'),
+      call('t2', 'Read', { file_path: 'a.py' }), result('t2', 'x = 1'),
+      call('t3', 'search', { q: 'x' }), result('t3', 'hits'),
+    ]);
+    assert.equal(got.length, 1);
+  });
+});

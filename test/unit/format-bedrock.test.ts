@@ -78,6 +78,13 @@ describe('bedrock converse', () => {
     assert.deepEqual(s.results.map((x) => x.callId), ['g']);
   });
 
+  it('keeps the text of an assistant message that made no call: a call written as text there is reported', () => {
+    const response = { output: { message: { role: 'assistant', content: [{ text: '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>' }] } }, stopReason: 'end_turn' };
+    const { r, codes } = read(JSON.stringify(response), 'response.json');
+    assert.equal(r.calls, 0);
+    assert.deepEqual(codes.map((c) => c.split(' ')[0]), ['call-in-text']);
+  });
+
   it('takes a systemTool as a definition that allows any input: its call is not an unknown tool', () => {
     const request = {
       toolConfig: { tools: [bookSpec, { systemTool: { name: 'nova_grounding' } }] },

@@ -29,6 +29,14 @@ describe('ollama', () => {
     assert.deepEqual(codes, ['no-contract 10:19 read_file']);
   });
 
+  it('keeps the text of a response that made no call: a call written as text there is reported', () => {
+    const response = { model: 'qwen3:8b', created_at: '2025-01-01T00:00:00Z', done: true, done_reason: 'stop',
+      message: { role: 'assistant', content: '<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>' } };
+    const { r, codes } = read(JSON.stringify(response), 'response.json');
+    assert.equal(r.calls, 0);
+    assert.deepEqual(codes.map((c) => c.split(' ')[0]), ['call-in-text']);
+  });
+
   it('reads a response recorded in an HTTP cassette (the body a JSON string)', () => {
     const body = JSON.stringify(chunk(true, [{ function: { name: 'read_file', arguments: { path: 'b.txt' } } }]));
     const { r, sessions: [s] } = read(JSON.stringify({ status: 200, headers: {}, body }), 'cassette.json');

@@ -22,7 +22,7 @@ export const duplicateFingerprint: Check = {
   code: 'duplicate-fingerprint',
   severity: 'warning',
   title: 'The same call again, with nothing changed in between',
-  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error is the loop the seeds warn about), and a call never exempts its own repeat. Mutating: contract `mutates`, an MCP definition\'s `annotations` (`readOnlyHint: true` reads; `readOnlyHint: false`, or a `destructiveHint`/`idempotentHint`, writes), else the name rule; an `idempotentHint: true` tool called again the same way changes nothing more. The same call after a result that asked for input (MCP `resultType: "input_required"`) is its retry, not a repeat. Exempt: tools a contract marks `volatile` or the `contractGuard.volatileTools` setting lists (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
+  description: 'Fingerprint = tool name + canonical arguments (keys sorted at every depth, numbers by value, strings exact). A call whose fingerprint was already called in this session, with no mutating call strictly between the two, is a repeat: the model already had that answer, so it is usually a stuck loop, not persistence. A failed result is not a change (a verbatim retry after an error, with no other call between, is the loop the seeds warn about; a retry after the agent did something else about the error, such as the Read an Edit\'s error asked for, is not a repeat), and a call never exempts its own repeat. Mutating: contract `mutates`, an MCP definition\'s `annotations` (`readOnlyHint: true` reads; `readOnlyHint: false`, or a `destructiveHint`/`idempotentHint`, writes), else the name rule; an `idempotentHint: true` tool called again the same way changes nothing more. The same call after a result that asked for input (MCP `resultType: "input_required"`) is its retry, not a repeat. Exempt: tools a contract marks `volatile` or the `contractGuard.volatileTools` setting lists (clocks, polls, random sources), and identical calls issued together in one turn (a fan-out chosen before any result was seen). The message says whether the results were identical too; related information points at the first call.',
   example: { input: 'search_repo {"q": "flaky test"} in turns 2, 3 and 4, no write in between', message: 'search_repo called 3× with the same arguments and nothing changed in between; same result each time' },
   run(ctx) {
     const calls = ctx.session.calls;
@@ -47,7 +47,10 @@ export const duplicateFingerprint: Check = {
       let entry = seen.get(fp);
       const prev = entry;
       // the same call after a result that asked for input (MCP input_required) is that call's retry, not a repeat
-      const repeat = prev !== undefined && prev.epoch === epoch && !pairing.inputRequired(pairing.resultIndexOf[prev.last]);
+      // a retry after a failure, once the agent did something else in between (the Read an Edit's error asked for),
+      // answers that error; a retry with nothing between is the stuck loop
+      const actedOnFailure = prev !== undefined && call.index - prev.last > 1 && failedAt(prev.last);
+      const repeat = prev !== undefined && prev.epoch === epoch && !actedOnFailure && !pairing.inputRequired(pairing.resultIndexOf[prev.last]);
       if (!repeat) {
         entry = { first: call.index, last: call.index, count: 1, epoch };
         seen.set(fp, entry);
@@ -75,6 +78,11 @@ export const duplicateFingerprint: Check = {
     function changed(call: (typeof calls)[number]): boolean {
       const r = pairing.resultIndexOf[call.index];
       return r < 0 || (!pairing.failed(r) && !pairing.inputRequired(r));
+    }
+
+    function failedAt(index: number): boolean {
+      const r = pairing.resultIndexOf[index];
+      return r >= 0 && pairing.failed(r);
     }
 
     function compareResults(a: number, b: number): string {

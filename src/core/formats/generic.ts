@@ -566,11 +566,17 @@ class Collector implements ShapeSink {
 
 const TOP: Chain = { shape: '', slots: [] };
 
-/** Canonical arguments of a call, for telling copies apart from new calls. */
-function contentKey(c: CallSite): string {
-  if (c.freeform) return c.name + '\u0000~' + valueKey(c.args);
+/** Canonical arguments of a call site (decoded the way the builder decodes them), for telling copies apart. */
+function siteKey(c: CallSite): string {
+  if (c.freeform) return '~' + valueKey(c.args);
   const d = decodeArguments(topDoc('', 0, c.args), [], c.args, 'any');
-  return c.name + '\u0000' + (d.args === undefined ? '!' + valueKey(d.raw ?? '') : valueKey(d.args));
+  return d.args === undefined ? '!' + valueKey(d.raw ?? '') : valueKey(d.args);
+}
+
+/** The same for a call already read. */
+function callKey(call: ToolCall): string {
+  if (call.encoding === 'freeform') return '~' + valueKey(call.args);
+  return call.args === undefined ? '!' + valueKey(call.argumentsRaw ?? '') : valueKey(call.args);
 }
 
 /** A call read into the session, and what telling its copies apart needs. */
@@ -583,13 +589,35 @@ interface Entry {
   result?: ToolResult;
 }
 
-/** Is the call `c` a copy of the call `e` read earlier (same tool, same canonical arguments)? */
-function copyOf(e: Entry, c: CallSite): boolean {
-  if (e.call.id !== undefined && c.id !== undefined && e.strongId && c.strongId) return false; // two different call ids
-  if (e.shape !== c.chainShape + shapeOf(c.path)) return true; // the same call in another structure (a mirror)
-  // Same shape: two distinct nodes at the same message and call index differ in an outer index, so they are the
-  // same place in two copies of one structure (the history a next request repeats).
-  return e.slots === slotsKey(c);
+/** Calls of one tool with one canonical arguments, indexed so that finding the one a new call copies is constant
+ *  time however often the call repeats. A call `c` copies an earlier call `e` unless both have call ids of their
+ *  own (two ids: two calls); then it copies it when `e` sits in another structure (a path of another shape: a
+ *  mirror), or at the same place of another copy of one structure (same shape, same message and call index: two
+ *  distinct nodes there differ in an outer index, as the history a next request repeats). */
+class CopyBucket {
+  /** Per path shape: the first entry with and without an id of its own, and the entries by slots. */
+  private readonly shapes = new Map<string, { anyOwn?: Entry; anyOther?: Entry; own: Map<string, Entry>; other: Map<string, Entry> }>();
+
+  find(shape: string, slots: string, ownId: boolean): Entry | undefined {
+    for (const [s, x] of this.shapes) {
+      if (s === shape) continue;
+      const e = x.anyOther ?? (ownId ? undefined : x.anyOwn);
+      if (e) return e;
+    }
+    const here = this.shapes.get(shape);
+    if (!here) return undefined;
+    return here.other.get(slots) ?? (ownId ? undefined : here.own.get(slots));
+  }
+
+  add(e: Entry): void {
+    let x = this.shapes.get(e.shape);
+    if (!x) this.shapes.set(e.shape, (x = { own: new Map(), other: new Map() }));
+    const own = e.strongId && e.call.id !== undefined;
+    if (own) x.anyOwn ??= e;
+    else x.anyOther ??= e;
+    const bySlots = own ? x.own : x.other;
+    if (!bySlots.has(e.slots)) bySlots.set(e.slots, e);
+  }
 }
 
 /** The turn key of a call: the list it sits in (the calls of one message share a turn). */
@@ -603,11 +631,14 @@ function groupOf(c: CallSite): string {
 /** Reads what walks found into one session, as they come: copies merged, results linked, definitions once. */
 class SessionReader {
   private readonly byId = new Map<string, Entry>();
-  private readonly byContent = new Map<string, Entry[]>();
+  /** The calls read, by tool name and then by canonical arguments: the arguments of a tool's calls are made
+   *  canonical only once a second call of that tool comes (a tool called once has no copy to find). */
+  private readonly byName = new Map<string, { first: Entry; byKey?: Map<string, CopyBucket> }>();
   private readonly entries: Entry[] = [];
   /** Results whose call has not been seen (yet). */
   private pending: ResultSite[] = [];
-  private readonly tools = new Set<string>();
+  /** Definitions read, by name (schemas compared only when a name comes again). */
+  private readonly tools = new Map<string, unknown[]>();
   private group?: string;
   private groupDoc?: Doc;
   private turn = 0;
@@ -616,9 +647,14 @@ class SessionReader {
 
   add(finds: Finds): void {
     for (const t of finds.tools) {
-      const k = t.name + '\u0000' + valueKey(t.schema);
-      if (this.tools.has(k)) continue;
-      this.tools.add(k);
+      const seen = this.tools.get(t.name);
+      if (seen) {
+        const k = valueKey(t.schema);
+        if (seen.some((x) => valueKey(x) === k)) continue; // the same definition again (each request repeats it)
+        seen.push(t.schema);
+      } else {
+        this.tools.set(t.name, [t.schema]);
+      }
       this.b.tool(t.name, t.schema, { doc: t.doc, path: t.path }, t.resultSchema);
     }
     // calls and results in the order they were written
@@ -637,9 +673,20 @@ class SessionReader {
       if (c.nested) this.answer(same, c.nested);
       return;
     }
-    const key = contentKey(c);
-    const earlier = this.byContent.get(key);
-    const copy = earlier?.find((e) => copyOf(e, c));
+    const named = this.byName.get(c.name);
+    let key: string | undefined;
+    let copy: Entry | undefined;
+    const shape = c.chainShape + shapeOf(c.path);
+    const slots = slotsKey(c);
+    if (named) {
+      if (!named.byKey) {
+        const bucket = new CopyBucket();
+        bucket.add(named.first);
+        named.byKey = new Map([[callKey(named.first.call), bucket]]);
+      }
+      key = siteKey(c);
+      copy = named.byKey.get(key)?.find(shape, slots, c.strongId && c.id !== undefined);
+    }
     if (copy) {
       if (c.id !== undefined) {
         this.byId.set(c.id, copy);
@@ -661,12 +708,16 @@ class SessionReader {
     }
     const call = this.b.call({ name: c.name, id: c.id, at: { doc: c.doc, path: c.path }, namePath: c.namePath, argsPath: c.argsPath,
       args: c.args, expect: 'any', freeform: c.freeform }, this.turn);
-    const entry: Entry = { call, shape: c.chainShape + shapeOf(c.path), slots: slotsKey(c), strongId: c.strongId };
+    const entry: Entry = { call, shape, slots, strongId: c.strongId };
     this.entries.push(entry);
     if (call.id !== undefined) this.byId.set(call.id, entry);
     if (c.id !== undefined && c.id !== call.id) this.byId.set(c.id, entry); // a parallel wrapper's own id
-    if (earlier) earlier.push(entry);
-    else this.byContent.set(key, [entry]);
+    if (!named) this.byName.set(c.name, { first: entry });
+    else if (named.byKey && key !== undefined) {
+      let bucket = named.byKey.get(key);
+      if (!bucket) named.byKey.set(key, (bucket = new CopyBucket()));
+      bucket.add(entry);
+    }
     if (c.nested) this.answer(entry, c.nested);
     if (this.pending.length > 0 && c.id !== undefined) {
       const waiting = this.pending.filter((r) => r.links.includes(c.id as string));
@@ -746,9 +797,17 @@ function walkDoc(doc: Doc): Finds {
   memo = undefined; // the memo would keep the unit alive
   if (m && m.value === doc.value) {
     const f = m.finds;
-    const sites = [...f.calls, ...f.results, ...f.tools, ...f.calls.flatMap((c) => (c.nested ? [c.nested] : []))];
-    if (sites.every((x) => x.doc === m.standIn)) {
-      for (const x of sites) x.doc = doc;
+    let own = true;
+    for (const c of f.calls) own &&= c.doc === m.standIn && (c.nested === undefined || c.nested.doc === m.standIn);
+    for (const r of f.results) own &&= r.doc === m.standIn;
+    for (const t of f.tools) own &&= t.doc === m.standIn;
+    if (own) {
+      for (const c of f.calls) {
+        c.doc = doc;
+        if (c.nested) c.nested.doc = doc;
+      }
+      for (const r of f.results) r.doc = doc;
+      for (const t of f.tools) t.doc = doc;
       return f;
     }
   }

@@ -3,7 +3,6 @@
 // each distinct set of argument keys and how often it was seen). Plain data with source offsets, built from a
 // checked file (`checkText(..., {keepModel: true})`); the editor's webview only renders it.
 import { SessionContext } from '../checks/check';
-import { isMutating } from '../checks/mutation';
 import { fingerprintOf, pairingOf } from '../checks/pairing';
 import type { Profile } from '../contracts/compile';
 import { emptyContracts, type ContractSet } from '../contracts/types';
@@ -297,7 +296,8 @@ function rowOf(ctx: SessionContext, s: number, call: ToolCall, findings: Finding
   // bytes moved: the digest before and after
   let bytes = failed('bytes');
   if (!bytes) {
-    if (!isMutating(call, contract)) bytes = { status: 'na', signal: `${call.name} does not mutate` };
+    // the checks' own answer (contract `mutates`, MCP annotations recorded in the trace, the name rule)
+    if (!pairingOf(ctx).mutating(call)) bytes = { status: 'na', signal: `${call.name} does not mutate` };
     else bytes = { status: 'pass', signal: 'mutating: no stale digest reported' };
   }
 

@@ -11,8 +11,7 @@ export const claudeCode: Record<string, Expectation> = {
       ['no-contract 6:421 Grep', NO_CONTRACT],
       ['no-contract 7:421 Glob', NO_CONTRACT + ' (three parallel Globs, lines 7-9, one turn with the Grep)'],
       ['no-contract 20:453 Edit', NO_CONTRACT + '; both Edits fail ("File has not been read yet", is_error true): honest failures'],
-      ['no-contract 25:453 Read', NO_CONTRACT],
-      ['duplicate-fingerprint 32:453 Edit', 'the same mise.toml Edit as line 20 after only a Read in between: by the rule a failed result changes nothing (the Read is what the error asked for)'],
+      ['no-contract 25:453 Read', NO_CONTRACT + '; the same mise.toml Edit again on line 32 is no repeat: it follows the Read its error asked for'],
     ],
     extra: (r, [s]) => {
       assert.deepEqual(s.calls.map((c) => c.turn), [1, 1, 1, 1, 2, 2, 3, 3, 4, 4], 'lines sharing message.id are one turn');

@@ -36,5 +36,10 @@ export const codexPack: ContractPack = {
       mutates: false,
     },
     view_image: { arguments: obj({ path: str() }, ['path']), mutates: false },
+    // the hosted search (a Responses `web_search_call`): its `action` is what it did; older rollouts record none
+    web_search: {
+      arguments: obj({ type: oneOfStr(['search', 'open_page', 'find']), query: str(), queries: arr(str()), url: str(), pattern: str(), sources: { type: 'array' } }, []),
+      mutates: false,
+    },
   },
 };
