@@ -172,7 +172,7 @@ describe('call-in-text: messages written over several records', () => {
 describe('call-in-text: a session with nothing but the written call', () => {
   // The engine checks sessions that have calls, results or tools; one whose only content is a written call (no
   // tools declared, nothing ran) needs it to look at `Session.texts` too.
-  it('a completion response whose message wrote the call is warned', { todo: 'engine.checkSession: also check sessions that have texts' }, () => {
+  it('a completion response whose message wrote the call is warned', () => {
     const text = JSON.stringify({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: '<tool_call>{"name": "get_weather", "arguments": {}}</tool_call>' } }] });
     assert.equal(found(text).length, 1);
   });

@@ -128,7 +128,8 @@ class CodexReader {
         return;
       case 'message':
         // the model's own words are part of its response (commentary before its calls); input starts a new turn
-        if (item.role !== 'assistant') b.breakTurn();
+        if (item.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, item.content, false);
+        else b.breakTurn();
         return;
       default:
         b.breakTurn();

@@ -63,6 +63,11 @@ const RESULT_SCHEMA_KEYS = ['outputSchema', 'output_schema', 'resultSchema'];
 /** Text a model wrote: JSON in it is a call written as text (call-in-text), not a call that ran. */
 const TEXT_KEYS = new Set(['text', 'content', 'thinking', 'reasoning', 'signature', 'encrypted_content']);
 
+/** Keys by which records name their conversation (a Claude Code line's `sessionId`, a thread), and, failing those,
+ *  their trace (an OTel span's `traceId`): the outermost such record around a find says which session it is in. */
+const SESSION_KEYS = ['sessionId', 'session_id', 'conversationId', 'conversation_id', 'threadId', 'thread_id'];
+const TRACE_KEYS = ['traceId', 'trace_id'];
+
 const TOOLISH = /tool|function|call|mcp|command/i;
 const RESULT_TYPE = /(tool|function|call).?(result|response|return|output)/i;
 /** Record kinds that are not tool calls, though they have a name and an input (spans, observations, messages). */
@@ -97,10 +102,13 @@ interface CallSite {
   chainSlots: readonly number[];
   /** The JSONL line the call is on (0-based), as the outermost index. */
   line?: number;
+  /** The conversation the call belongs to, as the records around it name it ('' when none does). */
+  session: string;
 }
 
 interface ResultSite {
   order: number;
+  session: string;
   doc: Doc;
   path: JsonPath;
   links: string[];
@@ -110,6 +118,7 @@ interface ResultSite {
 }
 
 interface ToolSite {
+  session: string;
   doc: Doc;
   path: JsonPath;
   name: string;
@@ -478,6 +487,20 @@ class ShapeWalker {
     this.stack.pop();
   }
 
+  /** The session a find in `o` belongs to: the outermost record around it (or `o` itself) that names one. */
+  private sessionOf(o: Obj): string {
+    for (const keys of [SESSION_KEYS, TRACE_KEYS]) {
+      for (let i = 0; i <= this.stack.length; i++) {
+        const a = i < this.stack.length ? this.stack[i] : o;
+        for (const k of keys) {
+          const v = a[k];
+          if (typeof v === 'string' && v !== '') return v;
+        }
+      }
+    }
+    return '';
+  }
+
   /** The id of a call block that wraps a call found one or two levels down (Goose `{type: "toolRequest", id,
    *  toolCall: {value: {name, arguments}}}`). */
   private inheritedId(): string | undefined {
@@ -526,24 +549,24 @@ class ShapeWalker {
         signalsOf(holder, transport);
         if (holder !== o) signalsOf(o, transport);
         nested = {
-          order: this.order++, doc, path: at, links: [], transport,
+          order: this.order++, session: '', doc, path: at, links: [], transport,
           payloadPath: rk !== undefined ? [...call.resultHolderPath, rk] : undefined, payload: rk !== undefined ? holder[rk] : undefined,
         };
       }
       this.sink.call({
         order, doc, path: at, name: call.name, namePath: call.namePath, argsPath: call.argsPath, args: call.args, id: call.id,
-        strongId: call.strongId, freeform: call.freeform, nested, chainShape: chain.shape, chainSlots: chain.slots,
+        strongId: call.strongId, freeform: call.freeform, nested, chainShape: chain.shape, chainSlots: chain.slots, session: this.sessionOf(o),
       });
       return true;
     }
     const tool = toolShape(o);
     if (tool) {
-      this.sink.tool({ doc, path: [...path, ...tool.schemaPath], name: tool.name, schema: tool.schema, resultSchema: tool.resultSchema });
+      this.sink.tool({ session: this.sessionOf(o), doc, path: [...path, ...tool.schemaPath], name: tool.name, schema: tool.schema, resultSchema: tool.resultSchema });
       return true;
     }
     const result = resultShape(o, key);
     if (result) {
-      this.sink.result({ ...result, order: this.order++, doc, path: path.slice() });
+      this.sink.result({ ...result, order: this.order++, session: this.sessionOf(o), doc, path: path.slice() });
       return true;
     }
     return false;
@@ -582,11 +605,23 @@ function callKey(call: ToolCall): string {
 /** A call read into the session, and what telling its copies apart needs. */
 interface Entry {
   call: ToolCall;
+  /** The tool name as read (a parallel wrapper's call is read as its first inner call). */
+  name: string;
   shape: string;
   slots: string;
   strongId: boolean;
   /** Its result, once one is read. */
   result?: ToolResult;
+}
+
+/** Arguments that say nothing yet: absent, empty text, an empty object. */
+function emptyArguments(call: ToolCall): boolean {
+  return call.encoding !== 'invalid' && isPlainObject(call.args) && Object.keys(call.args).length === 0;
+}
+
+function emptySite(c: CallSite): boolean {
+  const a = c.args;
+  return a === undefined || (typeof a === 'string' && /^\s*(\{\s*\})?\s*$/.test(a)) || (isPlainObject(a) && Object.keys(a).length === 0);
 }
 
 /** Calls of one tool with one canonical arguments, indexed so that finding the one a new call copies is constant
@@ -635,8 +670,8 @@ class SessionReader {
    *  canonical only once a second call of that tool comes (a tool called once has no copy to find). */
   private readonly byName = new Map<string, { first: Entry; byKey?: Map<string, CopyBucket> }>();
   private readonly entries: Entry[] = [];
-  /** Results whose call has not been seen (yet). */
-  private pending: ResultSite[] = [];
+  /** Results whose call has not been seen (yet), by the ids they name. */
+  private readonly pending = new Map<string, ResultSite[]>();
   /** Definitions read, by name (schemas compared only when a name comes again). */
   private readonly tools = new Map<string, unknown[]>();
   private group?: string;
@@ -668,8 +703,11 @@ class SessionReader {
   }
 
   private addCall(c: CallSite): void {
+    // The same id again, for the same tool, is a copy of one call (a mirror, a streamed "added" item and its
+    // "done"); the same id for another tool is another call (duplicate-call-id says so).
     const same = c.id !== undefined ? this.byId.get(c.id) : undefined;
-    if (same) {
+    if (same && same.name === c.name) {
+      if (emptyArguments(same.call) && !emptySite(c)) this.complete(same, c);
       if (c.nested) this.answer(same, c.nested);
       return;
     }
@@ -685,7 +723,9 @@ class SessionReader {
         named.byKey = new Map([[callKey(named.first.call), bucket]]);
       }
       key = siteKey(c);
-      copy = named.byKey.get(key)?.find(shape, slots, c.strongId && c.id !== undefined);
+      const own = c.strongId && c.id !== undefined;
+      copy = named.byKey.get(key)?.find(shape, slots, own);
+      if (copy && own && copy.strongId && copy.call.id !== undefined) copy = undefined; // it took a call id of its own since
     }
     if (copy) {
       if (c.id !== undefined) {
@@ -708,10 +748,10 @@ class SessionReader {
     }
     const call = this.b.call({ name: c.name, id: c.id, at: { doc: c.doc, path: c.path }, namePath: c.namePath, argsPath: c.argsPath,
       args: c.args, expect: 'any', freeform: c.freeform }, this.turn);
-    const entry: Entry = { call, shape, slots, strongId: c.strongId };
+    const entry: Entry = { call, name: c.name, shape, slots, strongId: c.strongId };
     this.entries.push(entry);
-    if (call.id !== undefined) this.byId.set(call.id, entry);
-    if (c.id !== undefined && c.id !== call.id) this.byId.set(c.id, entry); // a parallel wrapper's own id
+    if (call.id !== undefined && !this.byId.has(call.id)) this.byId.set(call.id, entry);
+    if (c.id !== undefined && !this.byId.has(c.id)) this.byId.set(c.id, entry); // a parallel wrapper's own id
     if (!named) this.byName.set(c.name, { first: entry });
     else if (named.byKey && key !== undefined) {
       let bucket = named.byKey.get(key);
@@ -719,13 +759,23 @@ class SessionReader {
       bucket.add(entry);
     }
     if (c.nested) this.answer(entry, c.nested);
-    if (this.pending.length > 0 && c.id !== undefined) {
-      const waiting = this.pending.filter((r) => r.links.includes(c.id as string));
-      if (waiting.length > 0) {
-        this.pending = this.pending.filter((r) => !waiting.includes(r));
+    if (c.id !== undefined && this.pending.size > 0) {
+      const waiting = this.pending.get(c.id);
+      if (waiting) {
+        this.pending.delete(c.id);
         for (const r of waiting) this.answer(entry, r);
       }
     }
+  }
+
+  /** A call first seen with empty arguments (a streamed "added" item) gets them from a later copy (its "done"). */
+  private complete(e: Entry, c: CallSite): void {
+    const scratch = new SessionBuilder();
+    const fresh = scratch.call({ name: c.name, id: c.id, at: { doc: c.doc, path: c.path }, namePath: c.namePath, argsPath: c.argsPath,
+      args: c.args, expect: 'any', freeform: c.freeform }, e.call.turn);
+    if (scratch.session.calls.length !== 1) return;
+    const { at, nameAt, argsAt, encoding, args, argsDoc, argsPath, argsLexemes, argumentsRaw, encodingDetail } = fresh;
+    Object.assign(e.call, { at, nameAt, argsAt, encoding, args, argsDoc, argsPath, argsLexemes, argumentsRaw, encodingDetail });
   }
 
   private addResult(r: ResultSite): void {
@@ -736,7 +786,12 @@ class SessionReader {
         return;
       }
     }
-    this.pending.push(r);
+    // a result may come before its call (a document that lists results first)
+    for (const id of r.links) {
+      const list = this.pending.get(id);
+      if (list) list.push(r);
+      else this.pending.set(id, [r]);
+    }
   }
 
   private answer(e: Entry, r: ResultSite): void {
@@ -760,7 +815,7 @@ class SessionReader {
    *  so then the session's results are left out, and with them the orphan checks. Calls left without a result
    *  after the last answered one, each with an id, are a trace that ends awaiting them: orphan-call says so. */
   finish(): void {
-    this.pending = [];
+    this.pending.clear();
     let lastAnswered = -1;
     this.entries.forEach((e, i) => {
       if (e.result) lastAnswered = i;
@@ -770,11 +825,19 @@ class SessionReader {
   }
 }
 
-/** Read one document (or JSONL line) into a fresh session. */
-function readAlone(finds: Finds, b: SessionBuilder): void {
-  const r = new SessionReader(b);
-  r.add(finds);
-  r.finish();
+/** What a walk found, per session it names, in order of first use. */
+function bySession(finds: Finds): Map<string, Finds> {
+  const out = new Map<string, Finds>();
+  const part = (key: string): Finds => {
+    let f = out.get(key);
+    if (!f) out.set(key, (f = { calls: [], results: [], tools: [] }));
+    return f;
+  };
+  // first use in the order things were written: definitions (often first), then calls and results
+  for (const t of finds.tools) part(t.session).tools.push(t);
+  for (const c of finds.calls) part(c.session).calls.push(c);
+  for (const r of finds.results) part(r.session).results.push(r);
+  return out;
 }
 
 // A claim walks the whole value (a find can be anywhere), so what it found is kept for the read that follows: the
@@ -837,36 +900,30 @@ function wholeConversation(value: unknown, finds: Finds): boolean {
   });
 }
 
-/** Keys by which an event line names its conversation (a Claude Code `sessionId`, a thread). */
-const SESSION_KEYS = ['sessionId', 'session_id', 'conversationId', 'conversation_id', 'threadId', 'thread_id'];
-
-function sessionKeyOf(value: unknown): string {
-  if (!isPlainObject(value)) return '';
-  for (const k of SESSION_KEYS) if (typeof value[k] === 'string' && value[k] !== '') return value[k] as string;
-  return '';
-}
-
 function readLines(sink: LineSink): { read(doc: Doc): void; finish(): void } {
   // one reader per conversation the event lines name, in order of first use
   const sessions = new Map<string, SessionReader>();
   let line = 0;
   return {
     read(doc) {
-      // each line's indices start with its line number: the same place in two lines is two places
       const n = line++;
       const finds = walkDoc(doc);
       if (!hasAny(finds)) return;
+      // each line's indices start with its line number: the same place in two lines is two places
       for (const c of finds.calls) c.line = n;
       if (wholeConversation(doc.value, finds)) {
         const key = `line ${n + 1}`;
-        readAlone(finds, sink.sessionFor(key));
+        const r = new SessionReader(sink.sessionFor(key));
+        r.add(finds);
+        r.finish();
         sink.closeSession(key);
         return;
       }
-      const key = sessionKeyOf(doc.value);
-      let reader = sessions.get(key);
-      if (!reader) sessions.set(key, (reader = new SessionReader(sink.sessionFor(key))));
-      reader.add(finds);
+      for (const [key, part] of bySession(finds)) {
+        let reader = sessions.get(key);
+        if (!reader) sessions.set(key, (reader = new SessionReader(sink.sessionFor(key))));
+        reader.add(part);
+      }
     },
     finish() {
       for (const r of sessions.values()) r.finish();
@@ -879,9 +936,13 @@ export const generic: FormatAdapter = {
   document: {
     claims: (value) => findsOf(value).calls.length > 0,
     read(doc, emit: (s: Session) => void) {
-      const b = new SessionBuilder();
-      readAlone(walkDoc(doc), b);
-      emit(b.session);
+      for (const [key, part] of bySession(walkDoc(doc))) {
+        const b = new SessionBuilder(key === '' ? undefined : key);
+        const r = new SessionReader(b);
+        r.add(part);
+        r.finish();
+        emit(b.session);
+      }
     },
   },
   lines: {
