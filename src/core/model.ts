@@ -109,6 +109,9 @@ export interface Session {
   calls: ToolCall[];
   results: ToolResult[];
   tools: EmbeddedTool[];
+  /** The reader saw only the links the file states (the shape reader): a call without a result may have been
+   *  answered in a way it cannot see, so no call is an orphan. */
+  linksStated?: boolean;
   /** Assistant texts of messages that made no call, in order (absent when there are none). */
   texts?: AssistantText[];
   turns: number;

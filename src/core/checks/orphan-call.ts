@@ -6,11 +6,12 @@ export const orphanCall: Check = {
   code: 'orphan-call',
   severity: 'warning',
   title: 'A call with no result',
-  description: 'Calls and results are paired per session, by id (or by position where the format has no ids). A call no result answers, while the session went on, is a warning: whatever the model said next was not based on that call. A call of the last turn, still awaiting its result when the trace ends (nothing but results after it), is only info. Sessions that record no results at all (a log of calls, a single response) are not checked. An error result (`is_error: true`, a span with status ERROR, a JSON-RPC error) is a result: the call is answered.',
+  description: 'Calls and results are paired per session, by id (or by position where the format has no ids). A call no result answers, while the session went on, is a warning: whatever the model said next was not based on that call. A call of the last turn, still awaiting its result when the trace ends (nothing but results after it), is only info. Sessions that record no results at all (a log of calls, a single response) are not checked, nor sessions read by their shape (`read-by-shape`), whose pairing is only what the file states. An error result (`is_error: true`, a span with status ERROR, a JSON-RPC error) is a result: the call is answered.',
   example: { input: 'get_weather (call_2) in turn 2, no tool message with tool_call_id call_2, the session goes on', message: 'get_weather (call_2) got no result; the session went on without it' },
   run(ctx) {
     const { calls, results, turns, continuedAfterCalls } = ctx.session;
-    if (results.length === 0) return;
+    // no results recorded, or only the links a file states (the shape reader): an unanswered call proves nothing
+    if (results.length === 0 || ctx.session.linksStated) return;
     const pairing = pairingOf(ctx);
     for (const call of calls) {
       if (pairing.resultOf[call.index]) continue;

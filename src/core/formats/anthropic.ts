@@ -1,9 +1,16 @@
 // Anthropic Messages: a request or transcript `{messages, tools[].input_schema}`, a response `{type: "message",
-// content}`, an array of messages, or JSONL of messages. Calls are `tool_use` blocks whose `input` is an object;
-// results are `tool_result` blocks with `is_error`.
+// content}`, an array of messages, or JSONL of messages. Calls are `tool_use` blocks whose `input` is an object,
+// and the server's: `server_tool_use` (web search and fetch, code execution, tool search) and `mcp_tool_use` (the
+// MCP connector). Results name the call's `tool_use_id`: `tool_result` (`is_error`), `mcp_tool_result`
+// (`is_error`) and every server tool's `*_tool_result` block, whose content is an error when its type is a
+// `*_error` (`web_fetch_tool_result_error`, `code_execution_tool_result_error`, ...): an honest failure; any other
+// content is the server's success (a code execution's `return_code` is its exit code). Definitions: `tools[]`
+// with `input_schema`; server tools declared by type (`web_search_20250305`, `code_execution_20250825`, ...) by
+// the names their calls get; tools of the request's `mcp_servers`, by the calls made to them.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isClineHistory } from './cline';
 
@@ -25,14 +32,31 @@ function isAnthropicMessage(v: unknown): v is Obj {
 // results are `tool_result`, `mcp_tool_result` or a `*_tool_result` block naming the `tool_use_id`.
 const CALL_BLOCKS = new Set(['tool_use', 'mcp_tool_use', 'server_tool_use']);
 
-function isResultBlock(block: Obj): boolean {
+export function isCallBlock(block: Obj): boolean {
+  return CALL_BLOCKS.has(block.type as string);
+}
+
+export function isResultBlock(block: Obj): boolean {
   return block.type === 'tool_result' || (typeof block.type === 'string' && block.type.endsWith('_tool_result') && typeof block.tool_use_id === 'string');
 }
 
-/** A server tool's exit code, where its result reports one (`code_execution_tool_result.content.return_code`). */
-function exitCodeOf(block: Obj): number | undefined {
+/** What a result block's envelope says: `is_error`; a server tool's content typed `*_error` (a failure) or
+ *  otherwise (its success, with the exit code a code execution reports in `return_code`). */
+function transportOf(block: Obj): TransportSignals {
+  const t: TransportSignals = typeof block.is_error === 'boolean' ? { isError: block.is_error } : {};
+  if (block.type === 'tool_result' || block.type === 'mcp_tool_result') return t;
   const c = block.content;
-  return isPlainObject(c) && typeof c.return_code === 'number' ? c.return_code : undefined;
+  const kind = isPlainObject(c) && typeof c.type === 'string' ? c.type : undefined;
+  if (t.isError === undefined) t.isError = kind !== undefined && kind.endsWith('_error');
+  if (isPlainObject(c) && typeof c.return_code === 'number') t.exitCode = c.return_code;
+  return t;
+}
+
+/** A result block at `path` of `doc`, answering the call its `tool_use_id` names. Shared with the stream reader,
+ *  where a server tool's result arrives whole in its `content_block_start`. */
+export function readAnthropicResult(b: SessionBuilder, doc: Doc, path: JsonPath, block: Obj): void {
+  b.result({ at: { doc, path }, callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined,
+    payload: block.content, payloadPath: ['content'], transport: transportOf(block) });
 }
 
 /** Read one message's content blocks. Shared with adapters whose lines wrap an Anthropic message; `turn` continues
@@ -49,30 +73,30 @@ export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath
     .map((p) => (p as Obj).text as string)
     .join('\n');
   let turn: number | undefined;
+  let called = false;
   content.forEach((block, i) => {
     if (!isPlainObject(block)) return;
     const at = { doc, path: [...path, 'content', i] };
     if (CALL_BLOCKS.has(block.type as string) && typeof block.name === 'string') {
       turn ??= continueTurn ?? b.newTurn();
+      called = true;
       b.call(
         { name: block.name, id: typeof block.id === 'string' ? block.id : undefined, at, namePath: ['name'],
           argsPath: ['input'], args: block.input, expect: 'object', messageText: text || undefined },
         turn,
       );
     } else if (isResultBlock(block)) {
-      const exitCode = exitCodeOf(block);
-      b.result({
-        at,
-        callId: typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined,
-        payload: block.content,
-        payloadPath: ['content'],
-        transport: { ...(typeof block.is_error === 'boolean' ? { isError: block.is_error } : {}), ...(exitCode === undefined ? {} : { exitCode }) },
-      });
+      readAnthropicResult(b, doc, at.path, block);
+      // a server tool's result inside the model's message: the model saw it, so its next call is a new turn
+      if (msg.role === 'assistant' && turn !== undefined) {
+        turn = undefined;
+        continueTurn = undefined;
+      }
     }
   });
   // A message without calls; an assistant's keeps its text blocks (a record of a message whose calls follow in
   // later records, as Claude Code writes them, loses them again at the first such call).
-  if (turn === undefined) {
+  if (!called) {
     if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, content);
     else b.breakTurn();
   }
@@ -81,8 +105,35 @@ export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath
 export function readAnthropicTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
   if (!Array.isArray(tools)) return;
   tools.forEach((t, i) => {
-    if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, i] });
+    if (!isPlainObject(t) || typeof t.name !== 'string') return;
+    const at = { doc, path: [...path, i] };
+    if ('input_schema' in t) b.tool(t.name, t.input_schema, at);
+    else if (typeof t.type === 'string' && t.type !== 'custom') {
+      // a server (or Anthropic-defined) tool, declared by type: its input is the platform's
+      b.tool(t.name, undefined, at);
+      if (t.type.startsWith('code_execution_')) for (const n of CODE_EXECUTION_CALLS) b.tool(n, undefined, at);
+    }
   });
+}
+
+/** The calls a `code_execution_*` tool's newer versions make, besides `code_execution`. */
+const CODE_EXECUTION_CALLS = ['bash_code_execution', 'text_editor_code_execution'];
+
+/** Tools of the request's `mcp_servers` are not listed: the `mcp_tool_use` calls made to a declared server name
+ *  them (after the listed definitions, which win). */
+function declareMcpTools(b: SessionBuilder, doc: Doc, list: unknown[], base: JsonPath, servers: unknown): void {
+  if (!Array.isArray(servers)) return;
+  const defined = new Set(b.session.tools.map((t) => t.name));
+  for (const m of list) {
+    const content = isPlainObject(m) && Array.isArray(m.content) ? m.content : [];
+    for (const block of content) {
+      if (!isPlainObject(block) || block.type !== 'mcp_tool_use' || typeof block.name !== 'string' || defined.has(block.name)) continue;
+      const i = servers.findIndex((s) => isPlainObject(s) && s.name === block.server_name);
+      if (i < 0) continue;
+      defined.add(block.name);
+      b.tool(block.name, undefined, { doc, path: [...base, i] });
+    }
+  }
 }
 
 function isResponse(v: unknown): v is Obj {
@@ -115,7 +166,9 @@ export const anthropic: FormatAdapter = {
         }
         if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
         const inRequest = isPlainObject(v);
-        (messagesOf(v) ?? []).forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+        const list = messagesOf(v) ?? [];
+        list.forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+        if (inRequest) declareMcpTools(b, doc, list, ['mcp_servers'], v.mcp_servers);
       }, emit);
     },
   },

@@ -1,8 +1,12 @@
 // Plain call records: `{name, arguments}` or `{tool, args}` (either spelling of each), one per JSONL line, a
-// single object, or an array of them. A `result` (or `output`) on the same record is that call's result.
+// single object, or an array of them. A `result` on the same record is that call's result (by the record's `id`
+// or `call_id` when it has one, else the record itself); an `error` there (with no result) is its failure. Error
+// signals on the record: `is_error`/`isError`, `exit_code`/`exitCode`; an `error` beside a result is left to the
+// result's reading (a body that says failure under a success flag is theater).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 
 type Obj = Record<string, unknown>;
@@ -24,13 +28,26 @@ export function isCallRecord(v: unknown): v is Obj {
   return isPlainObject(v) && nameKey(v) !== undefined && argsKey(v) !== undefined && !FOREIGN.some((k) => k in v);
 }
 
+/** The record's own error signals. */
+function signalsOf(rec: Obj): TransportSignals {
+  const t: TransportSignals = {};
+  const flag = rec.is_error ?? rec.isError;
+  if (typeof flag === 'boolean') t.isError = flag;
+  const code = rec.exit_code ?? rec.exitCode;
+  if (typeof code === 'number' && Number.isInteger(code)) t.exitCode = code;
+  return t;
+}
+
 function readRecord(b: SessionBuilder, doc: Doc, path: JsonPath, rec: Obj): void {
   const nk = nameKey(rec)!;
   const ak = argsKey(rec)!;
   const id = typeof rec.id === 'string' ? rec.id : typeof rec.call_id === 'string' ? rec.call_id : undefined;
   const call = b.call({ name: rec[nk] as string, id, at: { doc, path }, namePath: [nk], argsPath: [ak], args: rec[ak], expect: 'any' }, b.newTurn());
-  if ('result' in rec) {
-    b.result({ at: { doc, path: [...path, 'result'] }, callId: id, callIndex: id ? undefined : call.index, payload: rec.result, payloadPath: [] });
+  const failed = !('result' in rec) && rec.error !== undefined && rec.error !== null;
+  if ('result' in rec || failed) {
+    const key = failed ? 'error' : 'result';
+    b.result({ at: { doc, path: [...path, key] }, callId: id, callIndex: id ? undefined : call.index, payload: rec[key], payloadPath: [],
+      transport: failed ? { isError: true, ...signalsOf(rec) } : signalsOf(rec) });
   }
   b.breakTurn();
 }

@@ -13,18 +13,22 @@
 //   "error"/"failed", `success: false`, `exit_code`) become transport;
 // - a DEFINITION: a name with a schema (`input_schema`, `inputSchema` (`.json`), `parametersJsonSchema`,
 //   `json_schema`, or `parameters` that is a JSON Schema).
-// Copies of one call count once: the same call id seen again (mirrors such as a call in `messages` and again in
-// `events`, streamed added/done items, run-state snapshots) is one call; without a shared id, the same tool with
-// the same canonical arguments is a copy when it sits in another structure (a different path shape: an events
-// mirror, an observation beside its generation) or at the same place of another copy of the same structure (the
-// history a next request repeats: same path shape, same message and call index), and a new call otherwise (a
-// repeat in one history is what duplicate-fingerprint is for).
-// Pairing is only what the file states: a result is recorded when its link names a call id the walk saw, or when
-// it sits inside its call. When a session still has calls without a result and one of them has no id (nothing
-// could have named it), its results are left out, so orphan-call does not guess; an unanswered call WITH an id,
-// in a session whose results name their calls by id, is reported as the specific readers would.
-// The walk is linear: one visit per node, no copies of paths except where a call, result or definition is
-// recorded, and a depth limit against hostile nesting.
+// Copies of one call count once. The same call id for the same tool again (a call in `messages` and again in
+// `events`, a run state's snapshots, a streamed "added" item and its "done", which completes arguments the first
+// copy did not have yet) is one call; the same id for another tool is another call. Without a shared id, the same
+// tool with the same canonical arguments is a copy when it sits in another structure (a path of another shape: an
+// events mirror, an observation beside its generation) or at the same place in another copy of one structure (the
+// history each request repeats: same shape, same message and call index), and a new call otherwise (a repeat
+// within one history is what duplicate-fingerprint is for).
+// Pairing is only what the file states: a result is read when its link names a call the walk saw, or when it sits
+// inside its call. A call without a result may have been answered in a way the walk cannot see (by position, by
+// a key of its own format), so the session says its links are only those stated (`linksStated`): the results it
+// linked are kept, orphan-call stays quiet, and orphan-result cannot fire (only linked results are recorded).
+// Sessions: one per document or per JSONL file, split by the conversation records name (`sessionId`, `thread_id`,
+// failing those `traceId`); a JSONL line that is a whole conversation (`{messages: [...]}`) is a session of its own.
+// The walk is linear: one visit per node (the claim's walk is kept for the read that follows), no copies of paths
+// except where a find is recorded, canonical arguments only for tools called more than once, and a depth limit
+// against hostile nesting.
 import type { FormatAdapter, LineSink } from './adapter';
 import { decodeArguments, SessionBuilder } from './builder';
 import { valueKey } from '../fingerprint';
@@ -84,6 +88,8 @@ interface Chain {
   readonly slots: readonly number[];
 }
 
+const TOP: Chain = { shape: '', slots: [] };
+
 interface CallSite {
   order: number;
   doc: Doc;
@@ -104,6 +110,8 @@ interface CallSite {
   line?: number;
   /** The conversation the call belongs to, as the records around it name it ('' when none does). */
   session: string;
+  /** The id of an earlier record of this very call (a hosted MCP call names the approval request it ran after). */
+  earlierId?: string;
 }
 
 interface ResultSite {
@@ -131,13 +139,6 @@ interface Finds {
   calls: CallSite[];
   results: ResultSite[];
   tools: ToolSite[];
-}
-
-/** Where the walker reports. */
-interface ShapeSink {
-  call(site: CallSite): void;
-  result(site: ResultSite): void;
-  tool(site: ToolSite): void;
 }
 
 function idOf(v: unknown): string | undefined {
@@ -178,11 +179,14 @@ function schemaLike(v: unknown): boolean {
   return v.type === 'object' || v.type === 'dict' || isPlainObject(v.properties) || typeof v.$schema === 'string' || Array.isArray(v.anyOf) || Array.isArray(v.oneOf);
 }
 
-/** A string that may hold a JSON object (cheap test; the decoder decides). */
+/** A string that may hold a JSON object: as written, fenced, or encoded twice (cheap test; the decoder decides). */
 function objectText(v: unknown): boolean {
   if (typeof v !== 'string') return false;
   const t = v.trim();
-  return t === '' || (t.charCodeAt(0) === 123 && t.charCodeAt(t.length - 1) === 125) || (t.startsWith('```') && t.includes('{'));
+  if (t === '') return true;
+  const a = t.charCodeAt(0);
+  const z = t.charCodeAt(t.length - 1);
+  return (a === 123 && z === 125) || (a === 34 && z === 34 && t.length > 2 && t.charCodeAt(1) === 123) || (t.startsWith('```') && t.includes('{'));
 }
 
 /** A string that may hold JSON worth walking. */
@@ -319,7 +323,9 @@ function callShape(o: Obj, listKey: string | undefined): CallShape | undefined {
   if (schemaKey(o) !== undefined && argsKey !== 'arguments' && argsKey !== 'args') return undefined; // a definition
   const explicit = idKey(o);
   const strong = strongName || toolish || explicit !== undefined;
-  if (!strong && (o.role !== undefined || (kind !== undefined && NOT_A_TOOL.test(kind)))) return undefined;
+  // A bare name is a tool's only on an object that holds nothing but a call: not on a message, a record (a trace,
+  // a span), nor on the events of a profiler's trace (`{name, cat, ph, ts, args}`).
+  if (!strong && !bareCall(o)) return undefined;
   // a label such as "running tool: search" is a record's title, not a tool name, unless a tool key or call id says so
   if (!validName(name, strongName || explicit !== undefined)) return undefined;
   const freeform = typeof args === 'string' && !objectText(args) && kind !== undefined && /custom/i.test(kind);
@@ -327,6 +333,16 @@ function callShape(o: Obj, listKey: string | undefined): CallShape | undefined {
   const id = explicit ?? idOf(o.id);
   const strongId = id !== undefined && (explicit !== undefined || (toolish && !hasRecordKeys(o)));
   return { name, namePath: [nameKey], argsPath, args, id, strongId, freeform, resultHolder, resultHolderPath, argsKey };
+}
+
+/** Keys an object holding nothing but a call may have beside its name and arguments. */
+const BARE_CALL_KEYS = new Set([...ARG_KEYS, 'name', 'id', 'type', 'index', 'status', 'result', 'output', 'response', 'error', 'thought_signature', 'thoughtSignature']);
+
+function bareCall(o: Obj): boolean {
+  if (o.role !== undefined) return false;
+  for (const k in o) if (!BARE_CALL_KEYS.has(k)) return false;
+  const kind = kindOf(o);
+  return kind === undefined || !NOT_A_TOOL.test(kind);
 }
 
 /** The first call-id key's value. */
@@ -349,13 +365,14 @@ function argumentsValue(key: string, args: unknown, strong: boolean, typed: bool
   if (args === undefined) return key === 'args'; // a Gemini functionCall without args
   if (isPlainObject(args)) return true;
   if (typeof args !== 'string') return false;
-  if (objectText(args)) return true;
+  // an object's text; with other evidence, also one fenced or encoded twice (reported as such)
+  if (strong ? objectText(args) : /^\s*(\{[\s\S]*\})?\s*$/.test(args)) return true;
   // text that is not an object: broken arguments worth reporting only where the key and the record say "call"
   return !OBJECT_ARG_KEYS.has(key) && strong && typed;
 }
 
 /** The result an object is (it names its call and carries a payload or an error), or undefined. */
-function resultShape(o: Obj, listKey: string | undefined): Omit<ResultSite, 'order' | 'doc' | 'path'> | undefined {
+function resultShape(o: Obj, listKey: string | undefined): Omit<ResultSite, 'order' | 'session' | 'doc' | 'path'> | undefined {
   const plural = o.tool_call_ids ?? o.toolCallIds;
   const kind = kindOf(o);
   const byId = (listKey !== undefined && RESULT_HOLDERS.has(listKey)) || (kind !== undefined && RESULT_TYPE.test(kind)) ? idOf(o.id) : undefined;
@@ -427,7 +444,7 @@ function slotsOf(chain: Chain, path: JsonPath): number[] {
 /** Keys without one of which an object is neither a call, a result nor a definition: one pass over an object's
  *  keys spares the many lookups of the classifiers for the objects most of a trace is made of. */
 const TELLING_KEYS = new Set([
-  'name', 'id', 'tool_call_ids', 'toolCallIds', 'state',
+  'name', 'id', 'tool_call_ids', 'toolCallIds',
   ...STRONG_NAME_KEYS, ...NAME_HOLDERS, ...LINK_KEYS,
 ]);
 
@@ -443,16 +460,18 @@ function slotsKey(c: CallSite): string {
   return all.slice(-2).join(',');
 }
 
-/** The walk: one visit per node. */
+const SESSION_KEY_GROUPS = [SESSION_KEYS, TRACE_KEYS];
+
+/** The walk: one visit per node; what it finds, in the order it was written. */
 class ShapeWalker {
+  readonly finds: Finds = { calls: [], results: [], tools: [] };
   private order = 0;
   /** The objects that enclose the node being visited, innermost last. */
   private readonly stack: Obj[] = [];
 
-  constructor(private readonly sink: ShapeSink) {}
-
-  walk(doc: Doc, chain: Chain): void {
-    this.node(doc, doc.value, [], chain, 0, 0, undefined);
+  walk(doc: Doc): Finds {
+    this.node(doc, doc.value, [], TOP, 0, 0, undefined);
+    return this.finds;
   }
 
   private node(doc: Doc, v: unknown, path: JsonPath, chain: Chain, depth: number, strings: number, key: string | undefined): void {
@@ -489,7 +508,7 @@ class ShapeWalker {
 
   /** The session a find in `o` belongs to: the outermost record around it (or `o` itself) that names one. */
   private sessionOf(o: Obj): string {
-    for (const keys of [SESSION_KEYS, TRACE_KEYS]) {
+    for (const keys of SESSION_KEY_GROUPS) {
       for (let i = 0; i <= this.stack.length; i++) {
         const a = i < this.stack.length ? this.stack[i] : o;
         for (const k of keys) {
@@ -553,41 +572,27 @@ class ShapeWalker {
           payloadPath: rk !== undefined ? [...call.resultHolderPath, rk] : undefined, payload: rk !== undefined ? holder[rk] : undefined,
         };
       }
-      this.sink.call({
+      this.finds.calls.push({
         order, doc, path: at, name: call.name, namePath: call.namePath, argsPath: call.argsPath, args: call.args, id: call.id,
         strongId: call.strongId, freeform: call.freeform, nested, chainShape: chain.shape, chainSlots: chain.slots, session: this.sessionOf(o),
+        earlierId: idOf(o.approval_request_id),
       });
       return true;
     }
     const tool = toolShape(o);
     if (tool) {
-      this.sink.tool({ session: this.sessionOf(o), doc, path: [...path, ...tool.schemaPath], name: tool.name, schema: tool.schema, resultSchema: tool.resultSchema });
+      this.finds.tools.push({ session: this.sessionOf(o), doc, path: [...path, ...tool.schemaPath], name: tool.name, schema: tool.schema, resultSchema: tool.resultSchema });
       return true;
     }
     const result = resultShape(o, key);
     if (result) {
-      this.sink.result({ ...result, order: this.order++, session: this.sessionOf(o), doc, path: path.slice() });
+      this.finds.results.push({ ...result, order: this.order++, session: this.sessionOf(o), doc, path: path.slice() });
       return true;
     }
     return false;
   }
 }
 
-/** Collects everything a walk finds, in the order it was written. */
-class Collector implements ShapeSink {
-  readonly finds: Finds = { calls: [], results: [], tools: [] };
-  call(site: CallSite): void {
-    this.finds.calls.push(site);
-  }
-  result(site: ResultSite): void {
-    this.finds.results.push(site);
-  }
-  tool(site: ToolSite): void {
-    this.finds.tools.push(site);
-  }
-}
-
-const TOP: Chain = { shape: '', slots: [] };
 
 /** Canonical arguments of a call site (decoded the way the builder decodes them), for telling copies apart. */
 function siteKey(c: CallSite): string {
@@ -703,10 +708,12 @@ class SessionReader {
   }
 
   private addCall(c: CallSite): void {
-    // The same id again, for the same tool, is a copy of one call (a mirror, a streamed "added" item and its
-    // "done"); the same id for another tool is another call (duplicate-call-id says so).
-    const same = c.id !== undefined ? this.byId.get(c.id) : undefined;
+    // The same id again, for the same tool, is a copy of one call (a mirror, a run state's snapshots, a streamed
+    // "added" item with no arguments yet and its "done"): the first copy is read, completed by a later one when it
+    // had no arguments. The same id for another tool is another call (duplicate-call-id says so).
+    const same = (c.id !== undefined ? this.byId.get(c.id) : undefined) ?? (c.earlierId !== undefined ? this.byId.get(c.earlierId) : undefined);
     if (same && same.name === c.name) {
+      if (c.id !== undefined && !this.byId.has(c.id)) this.byId.set(c.id, same);
       if (emptyArguments(same.call) && !emptySite(c)) this.complete(same, c);
       if (c.nested) this.answer(same, c.nested);
       return;
@@ -810,18 +817,13 @@ class SessionReader {
     this.group = undefined; // the next call is a new message
   }
 
-  /** The session is complete. Pairing the reader cannot see stays out: a call without a result, before a call that
-   *  has one, may have been answered in a way the walk does not know (by position, by a key of its own format),
-   *  so then the session's results are left out, and with them the orphan checks. Calls left without a result
-   *  after the last answered one, each with an id, are a trace that ends awaiting them: orphan-call says so. */
+  /** The session is complete. Pairing the reader cannot see stays out: a call without a result may have been
+   *  answered in a way the walk does not know (by position, by a key of its own format), or the trace may simply
+   *  end there; the walk cannot tell which. So the session says its links are only those stated: every result it
+   *  linked is kept (status-theater and result contracts see them), and no call is an orphan. */
   finish(): void {
     this.pending.clear();
-    let lastAnswered = -1;
-    this.entries.forEach((e, i) => {
-      if (e.result) lastAnswered = i;
-    });
-    const keep = this.entries.every((e, i) => e.result !== undefined || (i > lastAnswered && e.call.id !== undefined));
-    if (!keep) this.b.session.results.length = 0;
+    this.b.session.linksStated = true;
   }
 }
 
@@ -841,17 +843,25 @@ function bySession(finds: Finds): Map<string, Finds> {
 }
 
 // A claim walks the whole value (a find can be anywhere), so what it found is kept for the read that follows: the
-// engine asks whether a unit is claimed, then reads it. The walk's top doc is a stand-in until the read names the
-// real one; finds inside strings holding JSON hang off docs made from the stand-in, so those units are walked again.
+// engine asks whether a unit is claimed, then reads it, in one synchronous step. The walk's top doc is a stand-in
+// until the read names the real one; finds inside strings holding JSON hang off docs made from the stand-in, so
+// those units are walked again. The memo is let go once the current task ends, so no unit outlives its check.
 let memo: { value: unknown; standIn: Doc; finds: Finds } | undefined;
+let forgetting = false;
 
 function findsOf(value: unknown): Finds {
   if (memo && memo.value === value) return memo.finds;
   const standIn = topDoc('', 0, value);
-  const c = new Collector();
-  new ShapeWalker(c).walk(standIn, TOP);
-  memo = { value, standIn, finds: c.finds };
-  return c.finds;
+  const finds = new ShapeWalker().walk(standIn);
+  memo = { value, standIn, finds };
+  if (!forgetting) {
+    forgetting = true;
+    queueMicrotask(() => {
+      memo = undefined;
+      forgetting = false;
+    });
+  }
+  return finds;
 }
 
 /** What a walk of `doc` finds, from the claim's walk when it was of this very value. */
@@ -874,9 +884,7 @@ function walkDoc(doc: Doc): Finds {
       return f;
     }
   }
-  const c = new Collector();
-  new ShapeWalker(c).walk(doc, TOP);
-  return c.finds;
+  return new ShapeWalker().walk(doc);
 }
 
 function hasAny(f: Finds): boolean {
@@ -946,7 +954,13 @@ export const generic: FormatAdapter = {
     },
   },
   lines: {
-    claims: (value) => hasAny(findsOf(value)),
+    // a line of definitions alone (a session header listing tools) proves nothing: it is read when the file's
+    // other lines are; a document of definitions alone is a contract file, not a trace
+    claims: (value) => {
+      const f = findsOf(value);
+      return f.calls.length > 0 || f.results.length > 0;
+    },
+    accepts: (value) => hasAny(findsOf(value)),
     open: readLines,
   },
 };

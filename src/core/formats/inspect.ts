@@ -1,9 +1,12 @@
 // Inspect AI evaluation logs: the `.json` log (`{version, eval, samples: [...]}`), a single sample, a bare event
 // list (`{events: [...]}`), and the samples of an `.eval` zip (unpacked by `containerText` into
 // `{header, samples}`). Each sample (id and epoch) is a session. Calls come from the sample's messages
-// (assistant `tool_calls` with `function` and object `arguments`; `role: "tool"` messages answer them, with
-// `error` as the transport signal); a sample without message calls is read from its `tool` events (call and
-// result in one event). Tool definitions: the `tools` of model events.
+// (assistant `tool_calls` with `function` and object `arguments`; `role: "tool"` messages answer them). The events
+// record the same calls again (a model event's output `tool_calls`, then a `tool` event with call and result): each
+// id read from the messages is read once, however often it is reused, and the events add what the messages lack (a
+// sub-agent's calls, a trimmed conversation, an event list without messages). A tool event whose id no call has is
+// its own call. `error` (`{type, message}`) on a tool message or event is an honest failure; without it the tool
+// succeeded. Tool definitions: the `tools` of model events.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -43,7 +46,48 @@ function readTools(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[
   });
 }
 
-function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unknown[]): void {
+/** Ids read so far, counted: a reused id is as many calls as it is written, and a copy takes one count. */
+class IdCount {
+  private readonly n = new Map<string, number>();
+
+  add(id: string | undefined): void {
+    if (id !== undefined) this.n.set(id, (this.n.get(id) ?? 0) + 1);
+  }
+
+  /** Take one count of `id`, if there is one left. */
+  take(id: string | undefined): boolean {
+    const k = id === undefined ? 0 : this.n.get(id) ?? 0;
+    if (k === 0) return false;
+    this.n.set(id!, k - 1);
+    return true;
+  }
+
+  get(id: string): number {
+    return this.n.get(id) ?? 0;
+  }
+}
+
+/** What the messages of a sample recorded: the events repeat these calls and results. */
+interface Seen {
+  /** Calls read from messages, not yet met again in a model event. */
+  messageCalls: IdCount;
+  /** Results read from messages, not yet met again in a tool event. */
+  messageResults: IdCount;
+  /** Every call and result read, by id (to tell a tool event that answers a call from one that is its own call). */
+  calls: IdCount;
+  results: IdCount;
+}
+
+function newSeen(): Seen {
+  return { messageCalls: new IdCount(), messageResults: new IdCount(), calls: new IdCount(), results: new IdCount() };
+}
+
+/** Inspect records a tool's failure in `error` (`{type, message}`); without one the tool succeeded. */
+function errorTransport(v: Obj): { isError: boolean } {
+  return { isError: (v.error !== undefined && v.error !== null) || v.failed === true };
+}
+
+function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unknown[], seen: Seen): void {
   messages.forEach((m, i) => {
     if (!isPlainObject(m)) return;
     const at = [...path, i];
@@ -54,41 +98,82 @@ function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unk
         if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
         b.call({ name: tc.function, id: str(tc.id), at: { doc, path: [...at, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
           args: tc.arguments, expect: 'any', messageText }, turn);
+        seen.messageCalls.add(str(tc.id));
+        seen.calls.add(str(tc.id));
       });
       return;
     }
     if (m.role === 'tool') {
-      b.result({ at: { doc, path: at }, callId: str(m.tool_call_id), payload: m.content, payloadPath: ['content'],
-        transport: 'error' in m ? { isError: m.error !== null && m.error !== undefined } : {} });
+      b.result({ at: { doc, path: at }, callId: str(m.tool_call_id), payload: m.content, payloadPath: ['content'], transport: errorTransport(m) });
+      seen.messageResults.add(str(m.tool_call_id));
+      seen.results.add(str(m.tool_call_id));
     }
-    b.breakTurn();
+    if (m.role === 'assistant') b.assistantText({ doc, path: [...at, 'content'] }, m.content);
+    else b.breakTurn();
   });
 }
 
-function readToolEvents(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[]): void {
+/** The calls a model event's output made (those the messages did not already hold). */
+function readModelEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, seen: Seen, texts: boolean): void {
+  const out = isPlainObject(e.output) ? e.output : undefined;
+  if (!out || !Array.isArray(out.choices)) return;
+  out.choices.forEach((c, k) => {
+    const msg = isPlainObject(c) && isPlainObject(c.message) ? c.message : undefined;
+    if (!msg) return;
+    const msgPath = [...path, 'output', 'choices', k, 'message'];
+    const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
+    let turn: number | undefined;
+    calls.forEach((tc, j) => {
+      if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
+      const id = str(tc.id);
+      if (seen.messageCalls.take(id)) return; // the messages hold this call
+      turn ??= b.newTurn();
+      b.call({ name: tc.function, id, at: { doc, path: [...msgPath, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
+        args: tc.arguments, expect: 'any', messageText: textOf(msg.content) }, turn);
+      seen.calls.add(id);
+    });
+    if (calls.length === 0 && texts) b.assistantText({ doc, path: [...msgPath, 'content'] }, msg.content);
+  });
+}
+
+/** A tool event: the execution of a call (the call itself when no message or model event recorded it). */
+function readToolEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, seen: Seen): void {
+  const id = str(e.id);
+  if (seen.messageResults.take(id)) return; // the messages hold this result
+  const failed = e.error !== undefined && e.error !== null;
+  const answers = id !== undefined && seen.calls.get(id) > seen.results.get(id);
+  let index: number | undefined;
+  if (!answers) index = b.call({ name: e.function as string, id, at: { doc, path }, namePath: ['function'], argsPath: ['arguments'], args: e.arguments, expect: 'any' }, b.newTurn()).index;
+  if (!answers) seen.calls.add(id);
+  if ('result' in e || failed) {
+    b.result({ at: { doc, path: [...path, failed ? 'error' : 'result'] }, callId: id, callIndex: id === undefined ? index : undefined,
+      payload: failed ? e.error : e.result, payloadPath: [], transport: errorTransport(e) });
+    seen.results.add(id);
+  }
+  b.breakTurn();
+}
+
+/** A sample's events in order (and the events a tool event holds, an older log's sub-agent transcript). */
+function readEvents(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[], seen: Seen, texts: boolean, depth = 0): void {
   events.forEach((e, i) => {
-    if (!isPlainObject(e) || e.event !== 'tool' || typeof e.function !== 'string') return;
-    const at = { doc, path: [...path, i] };
-    const id = str(e.id);
-    const call = b.call({ name: e.function, id, at, namePath: ['function'], argsPath: ['arguments'], args: e.arguments, expect: 'any' }, b.newTurn());
-    const failed = e.error !== undefined && e.error !== null;
-    if ('result' in e || failed) {
-      b.result({ at: { doc, path: [...at.path, failed ? 'error' : 'result'] }, callId: id, callIndex: id === undefined ? call.index : undefined,
-        payload: failed ? e.error : e.result, payloadPath: [], transport: 'error' in e ? { isError: failed } : {} });
+    if (!isPlainObject(e)) return;
+    const at = [...path, i];
+    if (e.event === 'model') readModelEvent(b, doc, at, e, seen, texts);
+    else if (e.event === 'tool' && typeof e.function === 'string') {
+      readToolEvent(b, doc, at, e, seen);
+      if (Array.isArray(e.events) && depth < 8) readEvents(b, doc, [...at, 'events'], e.events, seen, texts, depth + 1);
     }
-    b.breakTurn();
   });
-}
-
-function hasMessageCalls(messages: unknown): boolean {
-  return Array.isArray(messages) && messages.some((m) => isPlainObject(m) && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
 }
 
 function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
   const events = Array.isArray(s.events) ? s.events : [];
   readTools(b, doc, [...path, 'events'], events, new Set());
-  if (hasMessageCalls(s.messages)) readMessages(b, doc, [...path, 'messages'], s.messages as unknown[]);
-  else readToolEvents(b, doc, [...path, 'events'], events);
+  const seen = newSeen();
+  const messages = Array.isArray(s.messages) ? s.messages : undefined;
+  if (messages) readMessages(b, doc, [...path, 'messages'], messages, seen);
+  // the events repeat what the messages hold, and add what they do not (a sub-agent's calls, trimmed messages)
+  readEvents(b, doc, [...path, 'events'], events, seen, !messages || messages.length === 0);
 }
 
 export const inspect: FormatAdapter = {
@@ -113,7 +198,7 @@ export const inspect: FormatAdapter = {
         const b = sessions.get('');
         const path = Array.isArray(v) ? [] : ['events'];
         readTools(b, doc, path, events, new Set());
-        readToolEvents(b, doc, path, events);
+        readEvents(b, doc, path, events, newSeen(), true);
       }
       sessions.emitAll(emit);
     },

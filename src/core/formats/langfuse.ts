@@ -1,10 +1,16 @@
 // Langfuse trace exports: `{trace, observations}` (or a list of them). Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
-// Responses API object, OTel GenAI message parts, an Anthropic message, a Chat completion; objects or JSON
-// strings). TOOL observations are the executions: a TOOL observation answers the call with its id
-// (`gen_ai.tool.call.id` and friends in `metadata.attributes`), else the earliest unanswered call of its name;
-// one that answers nothing is a call and its result (arguments from `input`). `level: "ERROR"` is the span
-// status. Tool definitions: `llm.tools.*` / `gen_ai.tool.definitions` attributes and a Responses object's `tools`.
+// Responses API object, OTel GenAI message parts, an Anthropic message, a Chat completion, a LangChain message with
+// `additional_kwargs.tool_calls`; objects or JSON strings). A call read again with the same id and name (a second
+// GENERATION of the same model call) is read once; another name under that id is a call of its own. Executions:
+// TOOL observations, and any other observation whose output is a LangChain ToolMessage (the LangChain handler traces
+// tools as SPANs; a graph node's `{messages: [...]}` output is state, not an execution). An execution answers the
+// call with its id (`gen_ai.tool.call.id` and friends in `metadata.attributes`, the ToolMessage's `tool_call_id`),
+// else the earliest unanswered call of its name; one that answers nothing is a call and its result (arguments from
+// `input`). `level: "ERROR"` is the span status ERROR (its `statusMessage` the payload when there is no output),
+// any other level a span that ended without error; a ToolMessage `status: "error"` is an honest failure too.
+// Tool definitions: `llm.tools.*` / `gen_ai.tool.definitions` attributes, a Responses object's `tools`, and the
+// `{role: "tool", content: {type: "function", function}}` entries the LangChain handler puts in a GENERATION's input.
 import type { FormatAdapter } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
@@ -13,6 +19,7 @@ import { readResponsesItem, readResponsesTools } from './openai-responses';
 import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type SpanRecord } from './spans';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
+import { langChainFields, readLangChainCalls, waitingFor } from './langsmith';
 import { byTime, isPlainObject, jsonIn, SessionSet, str, unansweredByName, type Located, type Obj } from './util';
 
 function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
@@ -34,6 +41,24 @@ function attrStr(ob: Observation, ...keys: string[]): string | undefined {
   return undefined;
 }
 
+/** A call already read with this id and this name: the same call recorded again (a nested or second
+ *  instrumentation's GENERATION), read once. Another name under the same id is a different call (a reused id). */
+function isCopy(b: SessionBuilder, id: string | undefined, name: unknown): boolean {
+  return id !== undefined && b.session.calls.some((c) => c.id === id && c.name === name);
+}
+
+/** Every call of a Chat message is a copy (then the message is not read again). */
+function chatCopies(b: SessionBuilder, msg: Obj): boolean {
+  const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
+  return calls.length > 0 && calls.every((tc) => isPlainObject(tc) && isPlainObject(tc.function) && isCopy(b, str(tc.id), tc.function.name));
+}
+
+/** A LangChain message (Langfuse's LangChain handler writes `{role, content, additional_kwargs}`; a serialized
+ *  AIMessage has `kwargs`; a plain one `type: "ai"`). */
+function isLangChainMessage(v: unknown): v is Obj {
+  return isPlainObject(v) && (isPlainObject(v.additional_kwargs) || v.type === 'ai' || (v.lc !== undefined && isPlainObject(v.kwargs)));
+}
+
 /** The calls a GENERATION's output holds. */
 function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): void {
   const v = out.value;
@@ -42,7 +67,7 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     readResponsesToolsOnce(b, out, v.tools, responsesTools);
     let turn: number | undefined;
     v.output.forEach((item, i) => {
-      if (!isPlainObject(item) || item.type !== 'function_call' || t.hasCall(str(item.call_id) ?? str(item.id))) return;
+      if (!isPlainObject(item) || item.type !== 'function_call' || isCopy(b, str(item.call_id) ?? str(item.id), item.name)) return;
       turn ??= b.newTurn();
       readResponsesItem(b, out.doc, [...out.path, 'output', i], item, 'any');
     });
@@ -53,17 +78,43 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     readPartsMessages(t, out, true, false);
     return;
   }
+  if (isLangChainMessage(v) && v.role !== 'user') {
+    const m = langChainFields(v)!;
+    const at = [...out.path, ...m.path];
+    if (readLangChainCalls(b, out.doc, at, m.value, (id, name) => !isCopy(b, id, name)) === 0 && !hasCalls(m.value)) b.assistantText({ doc: out.doc, path: [...at, 'content'] }, m.value.content);
+    return;
+  }
   if (isPlainObject(v) && Array.isArray(v.content) && v.role !== 'user') {
-    if (v.content.some((c) => isPlainObject(c) && c.type === 'tool_use' && !t.hasCall(str(c.id)))) readAnthropicMessage(b, out.doc, out.path, v);
+    const uses = v.content.filter((c) => isPlainObject(c) && c.type === 'tool_use') as Obj[];
+    if (uses.length > 0 && !uses.every((c) => isCopy(b, str(c.id), c.name))) readAnthropicMessage(b, out.doc, out.path, v);
     return;
   }
   if (isPlainObject(v) && Array.isArray(v.choices)) {
     v.choices.forEach((c, i) => {
-      if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, out.doc, [...out.path, 'choices', i, 'message'], c.message);
+      if (isPlainObject(c) && isChatMessage(c.message) && !chatCopies(b, c.message)) readChatMessage(b, out.doc, [...out.path, 'choices', i, 'message'], c.message);
     });
     return;
   }
-  if (isChatMessage(v) && v.role === 'assistant') readChatMessage(b, out.doc, out.path, v);
+  if (isChatMessage(v) && v.role === 'assistant' && !chatCopies(b, v)) readChatMessage(b, out.doc, out.path, v);
+}
+
+/** A LangChain message names calls (all of them copies when none was read). */
+function hasCalls(m: Obj): boolean {
+  return (isPlainObject(m.additional_kwargs) && Array.isArray(m.additional_kwargs.tool_calls) && m.additional_kwargs.tool_calls.length > 0)
+    || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+}
+
+/** Tool definitions Langfuse's LangChain handler writes into a GENERATION's input: `{role: "tool", content: {type:
+ *  "function", function: {name, parameters}}}`. */
+function readInputTools(b: SessionBuilder, doc: Doc, path: JsonPath, input: unknown, seen: Set<string>): void {
+  if (!Array.isArray(input)) return;
+  input.forEach((m, i) => {
+    const c = isPlainObject(m) && m.role === 'tool' && isPlainObject(m.content) && m.content.type === 'function' ? m.content : undefined;
+    const fn = c && isPlainObject(c.function) ? c.function : undefined;
+    if (!fn || typeof fn.name !== 'string' || !('parameters' in fn) || seen.has(fn.name)) return;
+    seen.add(fn.name);
+    b.tool(fn.name, fn.parameters, { doc, path: [...path, i, 'content', 'function'] });
+  });
 }
 
 function readResponsesToolsOnce(b: SessionBuilder, out: Located, tools: unknown, seen: Set<string>): void {
@@ -80,36 +131,46 @@ function readResponsesToolsOnce(b: SessionBuilder, out: Located, tools: unknown,
   }
 }
 
-function readTool(t: TraceCalls, doc: Doc, ob: Observation): void {
+/** A LangChain ToolMessage an observation output (a LangChain tool run traced as a SPAN): its fields. */
+function toolMessageOf(output: unknown): { value: Obj; path: JsonPath } | undefined {
+  const m = langChainFields(output);
+  return m && typeof m.value.tool_call_id === 'string' && (m.value.type === 'tool' || m.path.length > 0) ? m : undefined;
+}
+
+/** A tool execution: a TOOL observation, or any observation whose output is a ToolMessage. */
+function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undefined, message: { value: Obj; path: JsonPath } | undefined): void {
   const o = ob.o;
-  const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name') ?? str(o.name)?.replace(/^running tool: /, '');
+  const b = t.b;
+  const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name') ?? str(message?.value.name) ?? str(o.name)?.replace(/^running tool: /, '');
   if (name === undefined) return;
-  const id = attrStr(ob, 'gen_ai.tool.call.id', 'tool.call.id', 'tool_call.id', 'tool.id', 'tool_call_id');
-  const transport: TransportSignals = o.level === 'ERROR' ? { spanStatus: 'ERROR' } : {};
-  const output = 'output' in o ? jsonIn(doc, [...ob.path, 'output'], o.output) : undefined;
-  const resultAt = output ? { doc: output.doc, path: output.path } : { doc, path: ob.path };
-  if (id !== undefined && t.hasCall(id)) {
-    t.result(id, { doc, path: ob.path }, output?.value, output ? [] : undefined, transport);
-    if (output) t.b.session.results[t.b.session.results.length - 1].payloadAt = resultAt;
-    return;
+  const id = attrStr(ob, 'gen_ai.tool.call.id', 'tool.call.id', 'tool_call.id', 'tool.id', 'tool_call_id') ?? str(message?.value.tool_call_id);
+  // level ERROR is Langfuse's span status ERROR (any other level: the span ended without one)
+  const transport: TransportSignals = typeof o.level === 'string' ? { spanStatus: o.level === 'ERROR' ? 'ERROR' : 'UNSET' } : {};
+  if (message?.value.status === 'error') transport.isError = true;
+  let output: Located | undefined;
+  if (message && out) output = { doc: out.doc, path: [...out.path, ...message.path, 'content'], value: message.value.content };
+  else if (out && out.value !== null) output = out;
+  else if (o.level === 'ERROR' && typeof o.statusMessage === 'string') output = { doc, path: [...ob.path, 'statusMessage'], value: o.statusMessage };
+  const result = (callId: string | undefined, callIndex: number | undefined) => {
+    b.result({ at: { doc, path: ob.path }, callId, callIndex, payload: output?.value, transport });
+    if (output) b.session.results[b.session.results.length - 1].payloadAt = { doc: output.doc, path: output.path };
+    b.breakTurn();
+  };
+  if (id !== undefined) {
+    if (waitingFor(b, id)) return result(id, undefined);
+    if (b.session.calls.some((c) => c.id === id)) return; // every call with this id is answered: the same execution recorded again
+  } else {
+    const byName = unansweredByName(b, name);
+    if (byName !== undefined) {
+      const call = b.session.calls[byName];
+      return result(call.id, call.id === undefined ? byName : undefined);
+    }
   }
-  const byName = id === undefined ? unansweredByName(t.b, name) : undefined;
-  if (byName !== undefined) {
-    const call = t.b.session.calls[byName];
-    t.b.result({ at: { doc, path: ob.path }, callId: call.id, callIndex: call.id === undefined ? byName : undefined, payload: output?.value,
-      payloadPath: output ? [] : undefined, transport });
-    if (output) t.b.session.results[t.b.session.results.length - 1].payloadAt = resultAt;
-    t.b.breakTurn();
-    return;
-  }
+  // an execution no model output recorded: its own call, arguments from `input`
   const nameRef = ob.attrs.get('gen_ai.tool.name')?.ref ?? ob.attrs.get('tool.name')?.ref ?? { doc, path: [...ob.path, 'name'] };
   const input = 'input' in o ? jsonIn(doc, [...ob.path, 'input'], o.input) : undefined;
-  t.call(name, id, nameRef, [], input ? { doc: input.doc, path: input.path } : undefined, input?.value, t.b.newTurn());
-  const index = t.b.session.calls.length - 1;
-  t.b.result({ at: { doc, path: ob.path }, callId: id, callIndex: id === undefined ? index : undefined, payload: output?.value,
-    payloadPath: output ? [] : undefined, transport });
-  if (output) t.b.session.results[t.b.session.results.length - 1].payloadAt = resultAt;
-  t.b.breakTurn();
+  t.call(name, id, nameRef, [], input ? { doc: input.doc, path: input.path } : undefined, input?.value, b.newTurn());
+  result(id, id === undefined ? b.session.calls.length - 1 : undefined);
 }
 
 function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj; observations: unknown[] }): void {
@@ -124,9 +185,15 @@ function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj
   const t = new TraceCalls(b);
   const seen = new Set<string>();
   for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs } as SpanRecord, seen);
+  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, doc, [...ob.path, 'input'], ob.o.input, seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
-    if (ob.o.type === 'GENERATION' && 'output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
-    else if (ob.o.type === 'TOOL') readTool(t, doc, ob);
+    if (ob.o.type === 'GENERATION') {
+      if ('output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
+      continue;
+    }
+    const out = 'output' in ob.o ? jsonIn(doc, [...ob.path, 'output'], ob.o.output) : undefined;
+    const message = out ? toolMessageOf(out.value) : undefined;
+    if (ob.o.type === 'TOOL' || message) readTool(t, doc, ob, out, message);
   }
 }
 

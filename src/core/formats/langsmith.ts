@@ -1,14 +1,34 @@
-// LangSmith run payloads (`{post: [runs], patch: [runs]}` as the SDK ingests them, or a list of runs): a run is
-// split over post and patch, merged by id, and ordered by `dotted_order`. LLM runs whose outputs are Chat
-// completions make calls (read by the Chat adapter's reader); `tool` runs are executions: the answer to the
-// earliest unanswered call of their name, else a call (`inputs`) and its result (`outputs`, `error`).
+// LangSmith runs: the payload the SDK ingests (`{post: [runs], patch: [runs]}`; a run split over post and patch, merged
+// by id — the JS SDK's patch carries no id, only the `dotted_order` that ends with it), or an exported list of runs
+// (with nested `child_runs`). Runs are ordered by `dotted_order` (else start time); each trace id is a session. LLM
+// runs make calls: outputs that are a Chat completion (`choices`), a Responses object (`output` items), an Anthropic
+// message, or LangChain generations (`generations[][].message`, serialized or not: `additional_kwargs.tool_calls` as
+// the provider wrote them, else LangChain's `tool_calls` `{name, args, id}`). `tool` runs are executions: the answer
+// to the call whose id their output ToolMessage names (`tool_call_id`), else to the earliest unanswered call of their
+// name, else a call (`inputs`) and its result. A run's `error`, or a ToolMessage with `status: "error"`, is an honest
+// failure; a tool run without one says it succeeded. The payload is `outputs.output` (a ToolMessage's `content`).
 import type { FormatAdapter } from './adapter';
+import { readAnthropicMessage } from './anthropic';
+import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
-import type { JsonPath } from '../parse/doc';
-import { isPlainObject, SessionSet, str, unansweredByName, type Obj, keyText } from './util';
+import { readResponsesItem } from './openai-responses';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, jsonValue, SessionSet, str, textOf, unansweredByName, type Obj, keyText, timeOf } from './util';
+
+/** The run id a `dotted_order` ends with (`...Z<run id>`). */
+function idOfOrder(order: unknown): string | undefined {
+  if (typeof order !== 'string') return undefined;
+  const last = order.slice(order.lastIndexOf('.') + 1);
+  const z = last.indexOf('Z');
+  return z >= 0 && z < last.length - 1 ? last.slice(z + 1) : undefined;
+}
+
+function runKey(v: Obj): string | undefined {
+  return str(v.id) ?? idOfOrder(v.dotted_order);
+}
 
 function isRun(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.id === 'string' && ('run_type' in v || 'dotted_order' in v || 'trace_id' in v);
+  return isPlainObject(v) && runKey(v) !== undefined && ('run_type' in v || 'dotted_order' in v || 'trace_id' in v);
 }
 
 function isIngest(v: unknown): v is Obj {
@@ -17,54 +37,186 @@ function isIngest(v: unknown): v is Obj {
   return lists.length > 0 && lists.every((k) => Array.isArray(v[k]) && (v[k] as unknown[]).every(isRun)) && lists.some((k) => (v[k] as unknown[]).length > 0);
 }
 
+/** An exported list of runs: every element a run with its type and trace. */
+function isRunList(v: unknown): v is Obj[] {
+  return Array.isArray(v) && v.length > 0 && v.every((r) => isRun(r) && typeof r.run_type === 'string' && typeof r.id === 'string' && ('trace_id' in r || 'dotted_order' in r || 'child_runs' in r));
+}
+
 interface Part {
   run: Obj;
   path: JsonPath;
+}
+
+/** A LangChain message as its fields: a serialized one (`{lc, type: "constructor", kwargs}`) or a plain dict. */
+export function langChainFields(m: unknown): { value: Obj; path: JsonPath } | undefined {
+  if (!isPlainObject(m)) return undefined;
+  if (m.lc !== undefined && isPlainObject(m.kwargs)) return { value: m.kwargs, path: ['kwargs'] };
+  return { value: m, path: [] };
+}
+
+/** The calls of a LangChain AI message at `path` (a message dict; the kwargs of a serialized one): the provider's
+ *  `additional_kwargs.tool_calls` (OpenAI shape, arguments as written), else LangChain's parsed `tool_calls` and
+ *  `invalid_tool_calls`. Returns how many calls it read. */
+export function readLangChainCalls(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, keep: (id: string | undefined, name: string) => boolean = () => true): number {
+  const extra = isPlainObject(msg.additional_kwargs) && Array.isArray(msg.additional_kwargs.tool_calls) ? msg.additional_kwargs.tool_calls : [];
+  const messageText = textOf(msg.content);
+  let turn: number | undefined;
+  let n = 0;
+  const add = (name: string, id: string | undefined, at: JsonPath, namePath: JsonPath, argsPath: JsonPath, args: unknown) => {
+    if (!keep(id, name)) return;
+    turn ??= b.newTurn();
+    b.call({ name, id, at: { doc, path: at }, namePath, argsPath, args, expect: 'any', messageText }, turn);
+    n++;
+  };
+  if (extra.length > 0) {
+    extra.forEach((tc, i) => {
+      const fn = isPlainObject(tc) && isPlainObject(tc.function) ? tc.function : undefined;
+      if (fn && typeof fn.name === 'string') add(fn.name, str((tc as Obj).id), [...path, 'additional_kwargs', 'tool_calls', i], ['function', 'name'], ['function', 'arguments'], fn.arguments);
+    });
+    return n;
+  }
+  for (const key of ['tool_calls', 'invalid_tool_calls']) {
+    const list = Array.isArray(msg[key]) ? (msg[key] as unknown[]) : [];
+    list.forEach((tc, i) => {
+      if (isPlainObject(tc) && typeof tc.name === 'string') add(tc.name, str(tc.id), [...path, key, i], ['name'], ['args'], tc.args);
+    });
+  }
+  return n;
+}
+
+/** Whether a call with this id still waits for a result: more calls than results carry it (an id reused by several
+ *  calls is answered as often as it is used). */
+export function waitingFor(b: SessionBuilder, id: string): boolean {
+  let calls = 0;
+  for (const c of b.session.calls) if (c.id === id) calls++;
+  if (calls === 0) return false;
+  let results = 0;
+  for (const r of b.session.results) if (r.callId === id) results++;
+  return calls > results;
+}
+
+/** A payload that is an MCP CallToolResult (or its JSON text), `{content: [...], isError}`: its own flag says
+ *  whether the call failed, so a reader that otherwise writes "no error" leaves the flag to it. */
+export function ownsErrorFlag(payload: unknown): boolean {
+  const v = jsonValue(payload);
+  return isPlainObject(v) && Array.isArray(v.content) && typeof v.isError === 'boolean';
+}
+
+/** The calls an LLM run's outputs hold. */
+function readOutputs(b: SessionBuilder, doc: Doc, path: JsonPath, out: Obj): void {
+  if (Array.isArray(out.choices)) {
+    out.choices.forEach((c, i) => {
+      if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, [...path, 'choices', i, 'message'], c.message);
+    });
+    return;
+  }
+  if (Array.isArray(out.output)) {
+    let turn: number | undefined;
+    out.output.forEach((item, i) => {
+      if (!isPlainObject(item) || item.type !== 'function_call') return;
+      turn ??= b.newTurn();
+      readResponsesItem(b, doc, [...path, 'output', i], item);
+    });
+    b.breakTurn();
+    return;
+  }
+  if (Array.isArray(out.content) && out.role === 'assistant') {
+    readAnthropicMessage(b, doc, path, out);
+    return;
+  }
+  if (Array.isArray(out.generations)) {
+    out.generations.forEach((g, i) => {
+      const gens = Array.isArray(g) ? g.map((x, j) => ({ x, p: [i, j] })) : [{ x: g, p: [i] }];
+      for (const { x, p } of gens) {
+        const m = isPlainObject(x) ? langChainFields(x.message) : undefined;
+        if (!m) continue;
+        const at = [...path, 'generations', ...p, 'message', ...m.path];
+        if (readLangChainCalls(b, doc, at, m.value) === 0) b.assistantText({ doc, path: [...at, 'content'] }, m.value.content);
+      }
+    });
+  }
+}
+
+/** The tool run's output: a ToolMessage (its call id, status and content), or the value the tool returned. */
+function toolOutput(outputs: Obj | undefined, path: JsonPath): { id?: string; failed: boolean; payload: unknown; payloadPath: JsonPath } | undefined {
+  if (!outputs) return undefined;
+  if (!('output' in outputs) || Object.keys(outputs).length !== 1) return { failed: false, payload: outputs, payloadPath: [...path, 'outputs'] };
+  const m = langChainFields(outputs.output);
+  const fields = m?.value;
+  if (fields && typeof fields.tool_call_id === 'string' && 'content' in fields) {
+    return { id: fields.tool_call_id, failed: fields.status === 'error', payload: fields.content, payloadPath: [...path, 'outputs', 'output', ...m!.path, 'content'] };
+  }
+  return { failed: false, payload: outputs.output, payloadPath: [...path, 'outputs', 'output'] };
+}
+
+function readToolRun(b: SessionBuilder, doc: Doc, parts: Part[]): void {
+  const name = parts.map((p) => str(p.run.name)).find((n) => n !== undefined) ?? 'tool';
+  const inputs = parts.find((p) => 'inputs' in p.run);
+  const error = parts.find((p) => typeof p.run.error === 'string' && p.run.error !== '');
+  const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
+  const out = outputs ? toolOutput(outputs.run.outputs as Obj, outputs.path) : undefined;
+  const byId = out?.id !== undefined && waitingFor(b, out.id) ? out.id : undefined;
+  let callIndex = byId === undefined ? unansweredByName(b, name) : undefined;
+  if (byId === undefined && callIndex === undefined) {
+    callIndex = b.call({ name, id: out?.id, at: { doc, path: inputs?.path ?? parts[0].path }, namePath: inputs && 'name' in inputs.run ? ['name'] : [],
+      argsPath: ['inputs'], args: inputs?.run.inputs, expect: 'object' }, b.newTurn()).index;
+  }
+  const callId = byId ?? (callIndex !== undefined ? b.session.calls[callIndex].id : undefined);
+  const at = error ?? outputs ?? parts[0];
+  b.result({ at: { doc, path: at.path }, callId, callIndex: callId === undefined ? callIndex : undefined,
+    payload: error ? error.run.error : out?.payload, payloadPath: error ? ['error'] : out ? out.payloadPath.slice(at.path.length) : undefined,
+    transport: error !== undefined || out?.failed === true ? { isError: true } : ownsErrorFlag(out?.payload) ? {} : { isError: false } });
+  b.breakTurn();
+}
+
+const MAX_DEPTH = 32;
+
+/** Every run of an exported list, nested `child_runs` included, with its path. */
+function flatten(list: unknown[], path: JsonPath, out: Part[], depth = 0): void {
+  list.forEach((run, i) => {
+    if (!isRun(run)) return;
+    out.push({ run, path: [...path, i] });
+    if (Array.isArray(run.child_runs) && depth < MAX_DEPTH) flatten(run.child_runs, [...path, i, 'child_runs'], out, depth + 1);
+  });
+}
+
+function orderOf(parts: Part[]): string {
+  const order = parts.map((p) => p.run.dotted_order).find((o) => typeof o === 'string');
+  if (typeof order === 'string') return order;
+  const t = timeOf(parts.map((p) => p.run.start_time).find((x) => x !== undefined));
+  return Number.isNaN(t) ? '' : String(t).padStart(16, '0');
 }
 
 export const langsmith: FormatAdapter = {
   id: 'langsmith',
   document: {
     claims(v) {
-      return isIngest(v);
+      return isIngest(v) || isRunList(v);
     },
     read(doc, emit) {
-      const v = doc.value as Obj;
+      const v = doc.value;
+      const all: Part[] = [];
+      if (Array.isArray(v)) flatten(v, [], all);
+      // ingested runs are flat (their child_runs are sent as runs of their own)
+      else for (const key of ['post', 'patch']) if (Array.isArray((v as Obj)[key])) flatten((v as Obj)[key] as unknown[], [key], all, MAX_DEPTH);
       const byId = new Map<string, Part[]>();
-      for (const key of ['post', 'patch']) {
-        if (!Array.isArray(v[key])) continue;
-        (v[key] as Obj[]).forEach((run, i) => {
-          const parts = byId.get(run.id as string) ?? [];
-          parts.push({ run, path: [key, i] });
-          byId.set(run.id as string, parts);
-        });
+      for (const part of all) {
+        const key = runKey(part.run)!;
+        const parts = byId.get(key) ?? [];
+        parts.push(part);
+        byId.set(key, parts);
       }
-      const runs = [...byId.values()].sort((a, b) => keyText(a[0].run.dotted_order ?? '').localeCompare(keyText(b[0].run.dotted_order ?? '')));
+      const runs = [...byId.values()].map((parts) => ({ parts, order: orderOf(parts) })).sort((a, b) => keyText(a.order).localeCompare(keyText(b.order))).map((r) => r.parts);
       const sessions = new SessionSet();
       for (const parts of runs) {
-        const first = parts[0].run;
-        const b = sessions.get(str(first.trace_id) ?? '');
+        const b = sessions.get(parts.map((p) => str(p.run.trace_id)).find((t) => t !== undefined) ?? '');
         const type = parts.map((p) => str(p.run.run_type)).find((t) => t !== undefined);
-        const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
         if (type === 'tool') {
-          const name = str(first.name) ?? 'tool';
-          const inputs = parts.find((p) => 'inputs' in p.run);
-          const error = parts.find((p) => typeof p.run.error === 'string');
-          const index = unansweredByName(b, name);
-          const callIndex = index ?? b.call({ name, at: { doc, path: inputs?.path ?? parts[0].path }, namePath: ['name'], argsPath: ['inputs'], args: inputs?.run.inputs, expect: 'object' }, b.newTurn()).index;
-          const at = (error ?? outputs ?? parts[0]).path;
-          b.result({ at: { doc, path: at }, callId: b.session.calls[callIndex].id, callIndex, payload: error ? error.run.error : outputs?.run.outputs,
-            payloadPath: [error ? 'error' : 'outputs'], transport: error ? { isError: true } : {} });
-          b.breakTurn();
+          readToolRun(b, doc, parts);
           continue;
         }
-        if (!outputs) continue;
-        const out = outputs.run.outputs as Obj;
-        if (Array.isArray(out.choices)) {
-          out.choices.forEach((c, i) => {
-            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, [...outputs.path, 'outputs', 'choices', i, 'message'], c.message);
-          });
-        }
+        const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
+        if (outputs && (type === 'llm' || type === undefined)) readOutputs(b, doc, [...outputs.path, 'outputs'], outputs.run.outputs as Obj);
       }
       sessions.emitAll(emit);
     },

@@ -1,40 +1,84 @@
 // mini-swe-agent trajectories (`*.traj.json`): a bare array of `{role, content}` messages, or `{info, messages,
-// trajectory_format}`. There are no structured tool calls: the action is the one fenced block
-// (```mswea_bash_command or ```bash) in an assistant message, a shell command kept as free-form input of the tool
-// `bash`; the next user message is its output, `<returncode>N</returncode>` its exit code.
+// trajectory_format}`. Text mode (v1, and v2's text models): there are no structured tool calls; the action is the one
+// fenced block (```mswea_bash_command or ```bash) in an assistant message, a shell command kept as free-form input of
+// the tool `bash`; the next user message is its output. Tool-call mode (v2): assistant `tool_calls` to `bash` (read by
+// the Chat adapter's reader) answered by `role: "tool"` messages with `tool_call_id`. Either way the exit code is
+// `extra.returncode` (v2) or the observation's `<returncode>N</returncode>`; `extra.exception_info` (an action that
+// was not executed, a timeout) or the timeout template is an honest failure. The payload is v2's `extra.raw_output`
+// (the command's output without the template around it), else the observation text.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
+import { readChatMessage } from './openai-chat';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, type Obj } from './util';
+import { isPlainObject, num, type Obj } from './util';
 
 const ACTION = /```(?:mswea_bash_command|bash)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
 const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
+/** The default timeout template: the command was killed, it did not complete. */
+const TIMED_OUT = /^\s*The last command <command>[\s\S]*?<\/command> timed out/;
 
 function isMessage(m: unknown): m is Obj {
   return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);
 }
 
+function isFormatted(v: unknown): v is Obj & { messages: unknown[] } {
+  return isPlainObject(v) && Array.isArray(v.messages) && typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent');
+}
+
 function messagesOf(v: unknown): { list: Obj[]; path: JsonPath } | undefined {
   if (Array.isArray(v)) return { list: v as Obj[], path: [] };
-  if (isPlainObject(v) && Array.isArray(v.messages) && typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent')) {
-    return { list: v.messages as Obj[], path: ['messages'] };
-  }
+  if (isFormatted(v)) return { list: v.messages as Obj[], path: ['messages'] };
   return undefined;
 }
 
-/** A mini-swe-agent run: every message plain text, and an action fence or a `<returncode>` observation among them. */
+/** A mini-swe-agent run: every message plain text, and an action fence or a `<returncode>` observation among them;
+ *  or a file that names its format (`trajectory_format: "mini-swe-agent…"`), whatever its messages hold. */
 export function isMiniSweTrajectory(v: unknown): boolean {
   const found = messagesOf(v);
-  if (!found || found.list.length === 0 || !found.list.every(isMessage)) return false;
+  if (!found || found.list.length === 0) return false;
+  if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && typeof m.role === 'string');
+  if (!found.list.every(isMessage)) return false;
   return found.list.some((m) => (m.role === 'assistant' && /```mswea_bash_command/.test(m.content as string)) || (m.role === 'user' && RETURNCODE.test(m.content as string)));
+}
+
+/** An observation's exit code, failure and output (a path relative to the message). */
+function observation(m: Obj): { transport: TransportSignals; payload: unknown; payloadPath: JsonPath } {
+  const extra = isPlainObject(m.extra) ? m.extra : {};
+  const content = typeof m.content === 'string' ? m.content : undefined;
+  const code = num(extra.returncode) ?? (content !== undefined ? num(RETURNCODE.exec(content)?.[1]) : undefined);
+  const transport: TransportSignals = {};
+  if (code !== undefined && code !== -1) transport.exitCode = code;
+  // -1 is the stand-in of an action that did not run; exception_info says why
+  if ((typeof extra.exception_info === 'string' && extra.exception_info !== '') || code === -1 || (content !== undefined && TIMED_OUT.test(content))) transport.isError = true;
+  if (typeof extra.raw_output === 'string') return { transport, payload: extra.raw_output, payloadPath: ['extra', 'raw_output'] };
+  return { transport, payload: m.content, payloadPath: ['content'] };
 }
 
 function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]): void {
   let waiting: number | undefined;
   list.forEach((m, i) => {
+    if (!isPlainObject(m)) return;
     const path = [...base, i];
-    const content = m.content as string;
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+      readChatMessage(b, doc, path, m);
+      waiting = undefined;
+      return;
+    }
+    if (m.role === 'tool') {
+      const before = b.session.results.length;
+      readChatMessage(b, doc, path, m);
+      const r = b.session.results[before];
+      if (r) {
+        const o = observation(m);
+        r.transport = o.transport;
+        r.payload = o.payload;
+        r.payloadAt = { doc, path: [...path, ...o.payloadPath] };
+      }
+      return;
+    }
+    const content = typeof m.content === 'string' ? m.content : '';
     if (m.role === 'assistant') {
       const actions = [...content.matchAll(ACTION)];
       // Exactly one action per message is the protocol; a message with none or several ran nothing.
@@ -42,13 +86,14 @@ function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]):
         const call = b.call({ name: 'bash', at: { doc, path }, namePath: ['content'], argsPath: ['content'], args: actions[0][1], expect: 'any', freeform: true, messageText: content }, b.newTurn());
         waiting = call.index;
       } else {
-        b.breakTurn();
+        waiting = undefined;
+        b.assistantText({ doc, path: [...path, 'content'] }, m.content);
       }
       return;
     }
-    if (m.role === 'user' && waiting !== undefined) {
-      const code = RETURNCODE.exec(content);
-      b.result({ at: { doc, path }, callIndex: waiting, payload: content, payloadPath: ['content'], transport: code ? { exitCode: Number(code[1]) } : {} });
+    if (m.role === 'user' && waiting !== undefined && !(isPlainObject(m.extra) && typeof m.extra.interrupt_type === 'string')) {
+      const o = observation(m);
+      b.result({ at: { doc, path }, callIndex: waiting, payload: o.payload, payloadPath: o.payloadPath, transport: o.transport });
       waiting = undefined;
     }
     b.breakTurn();

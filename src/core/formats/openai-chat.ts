@@ -1,8 +1,14 @@
 // OpenAI Chat Completions: a messages array, a request or fine-tune line `{messages, tools}`, a completion
-// response with `choices`, or JSONL of single messages. Arguments are JSON strings (`function.arguments`).
+// response with `choices`, a log of both (`messages` and `choices`), or JSONL of single messages. Calls:
+// `tool_calls[]` function calls (arguments are JSON strings, `function.arguments`), custom tool calls (`type:
+// "custom"`, free-form `custom.input`), and the legacy `function_call`. Results: `tool` messages pair by
+// `tool_call_id`; the legacy `function` role (and a `tool` message without an id) names no id, only the tool:
+// it answers the earliest unanswered call of that name (by position when it names none). The format has no
+// error flag: a result's failure is only what its body says.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { isPlainObject, type SessionBuilder } from './builder';
+import { str, textOf, unansweredByName } from './util';
 import { isMiniSweTrajectory } from './mini-swe-agent';
 import { isLettaAgentFile } from './letta';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -15,15 +21,6 @@ export function isChatMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.role === 'string' && ROLES.has(v.role);
 }
 
-function textOf(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    const parts = content.filter((p) => isPlainObject(p) && typeof p.text === 'string').map((p) => (p as Obj).text as string);
-    return parts.length ? parts.join('\n') : undefined;
-  }
-  return undefined;
-}
-
 /** Read one chat message at `path` of `doc`. Shared by every document shape and by JSONL lines. */
 export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj): void {
   const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
@@ -32,6 +29,13 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
     const messageText = textOf(msg.content);
     calls.forEach((tc, i) => {
       if (!isPlainObject(tc)) return;
+      const custom = isPlainObject(tc.custom) ? tc.custom : undefined;
+      if (custom && typeof custom.name === 'string') {
+        // a custom tool: its input is free-form text (a grammar's language), not JSON
+        b.call({ name: custom.name, id: str(tc.id), at: { doc, path: [...path, 'tool_calls', i] }, namePath: ['custom', 'name'],
+          argsPath: ['custom', 'input'], args: custom.input, expect: 'any', freeform: typeof custom.input === 'string', messageText }, turn);
+        return;
+      }
       const fn = isPlainObject(tc.function) ? tc.function : undefined;
       if (!fn || typeof fn.name !== 'string') return;
       b.call(
@@ -59,19 +63,14 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
     return;
   }
   if (msg.role === 'tool' || msg.role === 'function') {
-    const id = typeof msg.tool_call_id === 'string' ? msg.tool_call_id : undefined;
+    const id = typeof msg.tool_call_id === 'string' && msg.tool_call_id !== '' ? msg.tool_call_id : undefined;
+    const name = str(msg.name);
     b.result({ at: { doc, path }, callId: id, payload: msg.content, payloadPath: ['content'],
-      callIndex: id === undefined ? lastUnansweredCall(b) : undefined });
+      callIndex: id === undefined && name !== undefined ? unansweredByName(b, name) : undefined });
   }
   // an assistant message without calls: its text is kept (a call written as text is a fault of its own)
   if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, msg.content);
   else b.breakTurn();
-}
-
-/** Legacy `function` role messages carry no id: they answer the most recent call. */
-function lastUnansweredCall(b: SessionBuilder): number | undefined {
-  const n = b.session.calls.length;
-  return n ? n - 1 : undefined;
 }
 
 export function readChatTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
@@ -80,6 +79,7 @@ export function readChatTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools
     if (!isPlainObject(t)) return;
     const fn = isPlainObject(t.function) ? t.function : t; // `tools[].function` or legacy `functions[]`
     if (typeof fn.name === 'string' && 'parameters' in fn) b.tool(fn.name, fn.parameters, { doc, path: [...path, i] });
+    else if (t.type === 'custom' && isPlainObject(t.custom) && typeof t.custom.name === 'string') b.tool(t.custom.name, undefined, { doc, path: [...path, i] });
   });
 }
 
@@ -114,20 +114,22 @@ export const openaiChat: FormatAdapter = {
     read(doc, emit) {
       const v = doc.value;
       singleSession((b) => {
-        if (isPlainObject(v) && Array.isArray(v.choices)) {
-          v.choices.forEach((c, i) => {
-            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, ['choices', i, 'message'], c.message);
-          });
-          return;
-        }
         const inRequest = isPlainObject(v);
         if (inRequest) {
           readChatTools(b, doc, ['tools'], v.tools);
           readChatTools(b, doc, ['functions'], v.functions);
         }
-        const list = messagesOf(v) ?? [];
-        const base = messagesPath(v);
-        list.forEach((m, i) => readChatMessage(b, doc, [...base, i], m as Obj));
+        const list = messagesOf(v);
+        if (list) {
+          const base = messagesPath(v);
+          list.forEach((m, i) => isChatMessage(m) && readChatMessage(b, doc, [...base, i], m));
+        }
+        // a response, or a log of the request and its response: the choices follow the messages they answer
+        if (isPlainObject(v) && Array.isArray(v.choices)) {
+          v.choices.forEach((c, i) => {
+            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, ['choices', i, 'message'], c.message);
+          });
+        }
       }, emit);
     },
   },

@@ -1,102 +1,301 @@
-// OpenAI Responses: a response object with `output`, a request with `input` items, or a list (or JSONL) of
-// items. Calls are `function_call` items with JSON-string `arguments`; results are `function_call_output`.
+// OpenAI Responses: a response object with `output`, a request with `input` items, a log of both (`input` and
+// `output`), or a list (or JSONL) of items.
+// Calls: `function_call` (JSON-string `arguments`), `custom_tool_call` (free-form `input`), the built-in tools the
+// item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call`, `program`), MCP calls
+// and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
+// `code_interpreter_call`, `tool_search_call`; one whose input is not recorded is not read, or every such call
+// would look like the same call again).
+// Results pair by `call_id`: `function_call_output`, `custom_tool_call_output`, `computer_call_output`,
+// `local_shell_call_output` (its `id` when it has no `call_id`), `shell_call_output` (exit codes, timeouts),
+// `apply_patch_call_output`, `program_output`, `tool_search_output`. Error signals: `status: "failed"` or
+// `"incomplete"` on any of them; `"completed"` says success only where the status reports the tool's outcome (a
+// patch, a hosted or MCP call); an MCP call's `error`.
+// Quirks: an `mcp_call` made after an `mcp_approval_request` (linked by `approval_request_id`) is that request's
+// call, run: its outcome answers the request, it is not a second call; a refused approval (`mcp_approval_response`
+// with `approve: false`) is an honest failure. An item met again (same type and `id`: a request that echoes the
+// previous response's items, a stream's `done` event and its `response.completed`) is read once. Definitions:
+// `tools[]` function tools, `mcp_list_tools`, and the built-in tools `tools[]` enables (by the name their calls
+// get), so that a declared built-in is not an unknown tool.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { isPlainObject, type ArgsExpectation, type SessionBuilder } from './builder';
+import { type ArgsExpectation, type NodeRef, type SessionBuilder } from './builder';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, num, str, unansweredByName, type Obj } from './util';
 
-type Obj = Record<string, unknown>;
+/** Calls the item type names (no `name` field): the tool name they get, and where their arguments are. */
+const BUILT_IN = new Map<string, { name: string; args: string; freeform?: boolean }>([
+  ['local_shell_call', { name: 'local_shell_call', args: 'action' }],
+  ['shell_call', { name: 'shell', args: 'action' }],
+  ['apply_patch_call', { name: 'apply_patch', args: 'operation' }],
+  ['computer_call', { name: 'computer_call', args: 'action' }],
+  ['program', { name: 'program', args: 'code', freeform: true }],
+]);
 
-const ITEM_TYPES = new Set(['message', 'function_call', 'function_call_output', 'reasoning', 'custom_tool_call', 'custom_tool_call_output', 'mcp_call', 'mcp_list_tools']);
-const CALL_ITEMS = new Set(['function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'mcp_call']);
+/** Hosted tools: the server runs them, so the call item also carries the outcome (in `output` when it records one). */
+const HOSTED = new Map<string, { args: string; freeform?: boolean; output?: string }>([
+  ['web_search_call', { args: 'action' }],
+  ['code_interpreter_call', { args: 'code', freeform: true, output: 'outputs' }],
+  ['tool_search_call', { args: 'arguments' }],
+]);
 
+/** The `tools[]` entry types of built-in and hosted tools, by the name their calls get. */
+const TOOL_TYPES = new Map<string, string>([
+  ['local_shell', 'local_shell_call'], ['shell', 'shell'], ['apply_patch', 'apply_patch'],
+  ['computer', 'computer_call'], ['computer_use', 'computer_call'], ['computer_use_preview', 'computer_call'],
+  ['programmatic_tool_calling', 'program'], ['code_interpreter', 'code_interpreter_call'], ['tool_search', 'tool_search_call'],
+]);
+
+const OUTPUTS = new Set([
+  'function_call_output', 'custom_tool_call_output', 'computer_call_output', 'local_shell_call_output', 'shell_call_output',
+  'apply_patch_call_output', 'program_output', 'tool_search_output',
+]);
+
+/** Outputs whose `status: "completed"` reports the tool's outcome (elsewhere it is the item's own lifecycle). */
+const OUTCOME_STATUS = new Set(['apply_patch_call_output']);
+
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'mcp_approval_request', ...BUILT_IN.keys(), ...HOSTED.keys(), ...OUTPUTS]);
+const ITEM_TYPES = new Set([...CALL_ITEMS, 'message', 'reasoning', 'mcp_list_tools', 'mcp_approval_response', 'item_reference',
+  'compaction', 'file_search_call', 'image_generation_call']);
+
+/** An item, or a request's message written without `type` (`{role, content}`). */
 function isItem(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.type === 'string' && ITEM_TYPES.has(v.type);
+  if (!isPlainObject(v)) return false;
+  return typeof v.type === 'string' ? ITEM_TYPES.has(v.type) : typeof v.role === 'string' && 'content' in v;
+}
+
+/** An item type that makes a call (not a result). */
+export function makesCall(type: unknown): boolean {
+  return typeof type === 'string' && CALL_ITEMS.has(type) && !OUTPUTS.has(type);
 }
 
 function isCallItem(v: unknown): boolean {
   return isPlainObject(v) && CALL_ITEMS.has(v.type as string);
 }
 
-/** Read one Responses item. Consecutive function_call items are one turn. `expect` is how arguments are sent
- *  (exporters that decoded them already pass 'any'). */
-export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj, expect: ArgsExpectation = 'string'): void {
-  if (item.type === 'function_call' && typeof item.name === 'string') {
-    b.call({
-      name: item.name,
-      id: typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined,
-      at: { doc, path },
-      namePath: ['name'],
-      argsPath: ['arguments'],
-      args: item.arguments,
-      expect,
-    });
-    return;
-  }
-  if (item.type === 'custom_tool_call') {
-    readCustomToolCall(b, doc, path, item);
-    return;
-  }
-  if (item.type === 'mcp_call' && typeof item.name === 'string') {
-    // A hosted MCP call: the call and its result (`output`, or `error`) are one item, with no call_id.
-    const id = typeof item.id === 'string' ? item.id : undefined;
-    b.call({ name: item.name, id, at: { doc, path }, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
-    const failed = item.error !== undefined && item.error !== null;
-    if ('output' in item || failed) {
-      b.result({ at: { doc, path }, callId: id, payload: failed ? item.error : item.output, payloadPath: [failed ? 'error' : 'output'],
-        transport: 'error' in item ? { isError: failed } : {} });
-    }
-    b.breakTurn();
-    return;
-  }
-  if (item.type === 'mcp_list_tools' && Array.isArray(item.tools)) {
-    item.tools.forEach((t, i) => {
-      if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, 'tools', i] });
-    });
-    return;
-  }
-  if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') {
-    b.result({ at: { doc, path }, callId: typeof item.call_id === 'string' ? item.call_id : undefined,
-      payload: item.output, payloadPath: ['output'] });
-  }
-  // An assistant `message` item keeps its `output_text` parts: a `function_call` item after it (the same
-  // response) drops them again, as the text of a message that did call.
-  if (item.type === 'message' && item.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, item.content);
-  else if (item.type !== 'reasoning') b.breakTurn();
+function isWebSearch(type: string): boolean {
+  return type === 'web_search' || type.startsWith('web_search_');
 }
 
+/** `status` as transport: failed or incomplete is a failure; completed a success where `outcome` says it is one. */
+function statusSignal(status: unknown, outcome: boolean): TransportSignals {
+  if (status === 'failed' || status === 'incomplete') return { isError: true };
+  return outcome && status === 'completed' ? { isError: false } : {};
+}
+
+/** A shell call's outcomes: the first non-zero exit code (else 0); a timeout is a failure. */
+function shellSignal(output: unknown): TransportSignals {
+  if (!Array.isArray(output)) return {};
+  let exitCode: number | undefined;
+  for (const o of output) {
+    const outcome = isPlainObject(o) && isPlainObject(o.outcome) ? o.outcome : undefined;
+    if (outcome?.type === 'timeout') return { isError: true };
+    const code = num(outcome?.exit_code ?? outcome?.exitCode);
+    if (code !== undefined && (exitCode === undefined || exitCode === 0)) exitCode = code;
+  }
+  return exitCode === undefined ? {} : { exitCode };
+}
+
+/** One session's Responses items: the items read so far (copies are read once) and the MCP approval requests. */
+class ResponsesItems {
+  private readonly seen = new Set<string>();
+  /** Approval requests read as calls (by request id); an mcp_call that runs one answers it. */
+  private readonly requests = new Set<string>();
+  /** Outputs without an item id, by call id: an output met again with the very same payload is a copy. */
+  private readonly outputs = new Map<string, unknown[]>();
+  /** MCP calls by server, for servers `tools[]` declares without listing their tools. */
+  readonly mcpCalls: { name: string; server: string }[] = [];
+
+  constructor(private readonly b: SessionBuilder) {}
+
+  item(doc: Doc, path: JsonPath, item: Obj, expect: ArgsExpectation): void {
+    const type = str(item.type) ?? (typeof item.role === 'string' ? 'message' : '');
+    const id = str(item.id);
+    if (id !== undefined) {
+      const key = `${type}:${id}`;
+      if (this.seen.has(key)) return; // a copy of an item already read
+      this.seen.add(key);
+    }
+    const b = this.b;
+    const at: NodeRef = { doc, path };
+    const callId = str(item.call_id);
+    if (type === 'function_call' && typeof item.name === 'string') {
+      b.call({ name: item.name, id: callId ?? id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
+    } else if (type === 'custom_tool_call') {
+      readCustomToolCall(b, doc, path, item);
+    } else if (BUILT_IN.has(type)) {
+      const spec = BUILT_IN.get(type)!;
+      const args = item[spec.args];
+      const usable = isPlainObject(args) || (spec.freeform === true && typeof args === 'string');
+      b.call({ name: spec.name, id: callId ?? id, at, namePath: ['type'], argsPath: [spec.args], args: usable ? args : undefined,
+        expect: 'any', freeform: spec.freeform === true && typeof args === 'string' });
+    } else if (HOSTED.has(type)) {
+      this.hosted(at, item, type);
+    } else if (type === 'mcp_approval_request' && typeof item.name === 'string') {
+      b.call({ name: item.name, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
+      if (id !== undefined) this.requests.add(id);
+      this.noteServer(item);
+    } else if (type === 'mcp_call' && typeof item.name === 'string') {
+      this.mcpCall(at, item, expect);
+    } else if (type === 'mcp_list_tools' && Array.isArray(item.tools)) {
+      item.tools.forEach((t, i) => {
+        if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, 'tools', i] });
+      });
+    } else if (OUTPUTS.has(type)) {
+      this.output(at, item, type);
+    } else if (type === 'mcp_approval_response') {
+      // a refused approval: the requested call never ran, an honest failure; an approval is answered by its mcp_call
+      const request = str(item.approval_request_id);
+      if (item.approve === false && request !== undefined) {
+        b.result({ at, callId: request, payload: item.reason, payloadPath: ['reason'], transport: { isError: true } });
+      }
+      b.breakTurn();
+    } else if (type === 'message') {
+      // an assistant `message` keeps its `output_text` parts: a call item after it (the same response) drops them
+      if (item.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, item.content);
+      else b.breakTurn();
+    }
+    // reasoning, item references, compaction: not messages of their own
+  }
+
+  private output(at: NodeRef, item: Obj, type: string): void {
+    const callId = str(item.call_id) ?? (type === 'local_shell_call_output' ? str(item.id) : undefined);
+    const key = 'output' in item ? 'output' : type === 'program_output' && 'result' in item ? 'result' : type === 'tool_search_output' ? 'tools' : 'output';
+    if (callId !== undefined && item.id === undefined) {
+      const seen = this.outputs.get(`${type}:${callId}`);
+      if (seen?.includes(item[key])) return; // the same output again (a request that echoes the earlier input)
+      if (seen) seen.push(item[key]);
+      else this.outputs.set(`${type}:${callId}`, [item[key]]);
+    }
+    const transport = type === 'shell_call_output'
+      ? { ...shellSignal(item.output), ...statusSignal(item.status, false) }
+      : statusSignal(item.status, OUTCOME_STATUS.has(type));
+    // a server-run tool search has no call ids: its output answers the search before it
+    const callIndex = callId === undefined && type === 'tool_search_output' ? unansweredByName(this.b, 'tool_search_call') : undefined;
+    this.b.result({ at, callId, callIndex, payload: item[key], payloadPath: [key], transport });
+    this.b.breakTurn();
+  }
+
+  /** A hosted call: its outcome is in the item once it finished (`completed`, `failed`); still running, no result.
+   *  Without its input it is not read (every such call would fingerprint alike). */
+  private hosted(at: NodeRef, item: Obj, type: string): void {
+    const spec = HOSTED.get(type)!;
+    const args = item[spec.args];
+    const freeform = spec.freeform === true && typeof args === 'string';
+    if (!isPlainObject(args) && !freeform) return;
+    // tool_search pairs with its tool_search_output by call_id (null for both when the server ran it: by position)
+    const id = type === 'tool_search_call' ? str(item.call_id) : str(item.id);
+    this.b.call({ name: type, id, at, namePath: ['type'], argsPath: [spec.args], args, expect: 'any', freeform });
+    const status = str(item.status);
+    if (type === 'tool_search_call' || (status !== 'completed' && status !== 'failed' && status !== 'incomplete')) return;
+    const output = spec.output !== undefined && item[spec.output] !== undefined && item[spec.output] !== null ? spec.output : undefined;
+    this.b.result({ at, callId: id, callIndex: id === undefined ? this.b.session.calls.length - 1 : undefined,
+      payload: output === undefined ? undefined : item[output], payloadPath: output === undefined ? undefined : [output],
+      transport: statusSignal(status, true) });
+    this.b.breakTurn();
+  }
+
+  /** An MCP call and its outcome (`output`, or `error`), in one item; run after an approval request, it answers it. */
+  private mcpCall(at: NodeRef, item: Obj, expect: ArgsExpectation): void {
+    const b = this.b;
+    const id = str(item.id);
+    const request = str(item.approval_request_id);
+    const answers = request !== undefined && this.requests.has(request) ? request : undefined;
+    if (answers === undefined) {
+      b.call({ name: item.name as string, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
+      this.noteServer(item);
+    }
+    const callId = answers ?? id;
+    const error = item.error ?? undefined;
+    const failed = (error !== undefined && error !== null) || item.status === 'failed' || item.status === 'incomplete';
+    if (error !== undefined && error !== null) {
+      b.result({ at, callId, payload: error, payloadPath: ['error'], transport: { isError: true } });
+    } else if ('output' in item || failed || item.status === 'completed') {
+      b.result({ at, callId, payload: item.output, payloadPath: ['output'],
+        transport: 'error' in item || item.status !== undefined ? { isError: failed } : {} });
+    }
+    b.breakTurn();
+  }
+
+  private noteServer(item: Obj): void {
+    const server = str(item.server_label);
+    if (server !== undefined) this.mcpCalls.push({ name: item.name as string, server });
+  }
+}
+
+const readers = new WeakMap<SessionBuilder, ResponsesItems>();
+
+function itemsFor(b: SessionBuilder): ResponsesItems {
+  let r = readers.get(b);
+  if (!r) readers.set(b, (r = new ResponsesItems(b)));
+  return r;
+}
+
+/** Read one Responses item into `b`'s session (which remembers the items read, so a copy is read once).
+ *  Consecutive call items are one turn. `expect` is how arguments are sent (exporters that decoded them already
+ *  pass 'any'). */
+export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj, expect: ArgsExpectation = 'string'): void {
+  itemsFor(b).item(doc, path, item, expect);
+}
+
+/** Definitions in a request's `tools[]`: function tools with their parameters; custom tools (free-form, no
+ *  schema); the built-in and hosted tools it enables, by the name their calls get (no schema: their input is the
+ *  platform's). */
 export function readResponsesTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
   if (!Array.isArray(tools)) return;
   tools.forEach((t, i) => {
-    if (isPlainObject(t) && t.type === 'function' && typeof t.name === 'string') b.tool(t.name, t.parameters, { doc, path: [...path, i] });
+    if (!isPlainObject(t) || typeof t.type !== 'string') return;
+    const at = { doc, path: [...path, i] };
+    if (t.type === 'function' && typeof t.name === 'string') b.tool(t.name, t.parameters, at);
+    else if (t.type === 'custom' && typeof t.name === 'string') b.tool(t.name, undefined, at);
+    else if (isWebSearch(t.type)) b.tool('web_search_call', undefined, at);
+    else if (TOOL_TYPES.has(t.type)) b.tool(TOOL_TYPES.get(t.type)!, undefined, at);
   });
 }
 
-function itemsOf(v: unknown): { list: unknown[]; key?: string } | undefined {
-  if (Array.isArray(v)) return { list: v };
-  if (!isPlainObject(v)) return undefined;
-  if (Array.isArray(v.output) && (v.object === 'response' || v.output.some(isCallItem))) return { list: v.output, key: 'output' };
-  if (Array.isArray(v.input) && v.input.some(isCallItem)) return { list: v.input, key: 'input' };
-  return undefined;
+/** MCP servers `tools[]` declares: their tools, known only by the calls made to them when no `mcp_list_tools`
+ *  listed them, are declared by that entry. */
+function declareMcpTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
+  const calls = readers.get(b)?.mcpCalls;
+  if (!Array.isArray(tools) || !calls?.length) return;
+  const defined = new Set(b.session.tools.map((t) => t.name));
+  for (const { name, server } of calls) {
+    if (defined.has(name)) continue;
+    const i = tools.findIndex((t) => isPlainObject(t) && t.type === 'mcp' && t.server_label === server);
+    if (i < 0) continue;
+    defined.add(name);
+    b.tool(name, undefined, { doc, path: [...path, i] });
+  }
+}
+
+/** The item lists of a document: a request's `input`, then a response's (or a log's) `output`. */
+function itemsOf(v: unknown): { list: unknown[]; key?: string }[] {
+  if (Array.isArray(v)) return [{ list: v }];
+  if (!isPlainObject(v)) return [];
+  const out: { list: unknown[]; key?: string }[] = [];
+  if (Array.isArray(v.input) && v.input.some(isCallItem)) out.push({ list: v.input, key: 'input' });
+  if (Array.isArray(v.output) && (v.object === 'response' || v.output.some(isCallItem))) out.push({ list: v.output, key: 'output' });
+  return out;
 }
 
 export const openaiResponses: FormatAdapter = {
   id: 'openai-responses',
   document: {
     claims(v) {
+      if (isPlainObject(v) && v.object === 'response' && Array.isArray(v.output)) return true;
       const found = itemsOf(v);
-      if (!found) return false;
-      if (found.key === 'output' && isPlainObject(v) && v.object === 'response') return true;
-      return found.list.length > 0 && found.list.every(isItem) && found.list.some(isCallItem);
+      return found.length > 0 && found.every((f) => f.list.length > 0 && f.list.every(isItem)) && found.some((f) => f.list.some(isCallItem));
     },
     read(doc, emit) {
       const v = doc.value;
-      const found = itemsOf(v);
       singleSession((b) => {
         if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
-        found?.list.forEach((item, i) => {
-          if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
-        });
+        for (const found of itemsOf(v)) {
+          found.list.forEach((item, i) => {
+            if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
+          });
+        }
+        if (isPlainObject(v)) declareMcpTools(b, doc, ['tools'], v.tools);
       }, emit);
     },
   },

@@ -2,13 +2,17 @@
 // extras, cause, tool_call_metadata}`. An action with `tool_call_metadata` is a call: its arguments are read from
 // the model response it carries (`model_response.choices[].message.tool_calls[]` with that id: the JSON string the
 // model wrote), else from the action's `args`. Actions of one model response are one turn. An observation whose
-// `cause` is an action's id is that action's result; an `error` observation is an honest failure and the exit
-// code of a command comes from `extras.metadata.exit_code` (or `extras.exit_code`).
+// `cause` is an action's id is that action's result (an observation without `cause` answers through its
+// `tool_call_metadata.tool_call_id`, a copy of the call's); an `error` or `user_rejected` observation, `success: false`
+// and a browser's `extras.error` are honest failures, the exit code of a command comes from `extras.metadata.exit_code`
+// (or `extras.exit_code`), an MCP observation's CallToolResult carries its own `isError`, and any other observation
+// says the action succeeded.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import type { Doc } from '../parse/doc';
+import { ownsErrorFlag } from './langsmith';
 import { isPlainObject, num, str, type Obj } from './util';
 
 function isEvent(v: unknown): v is Obj {
@@ -30,14 +34,21 @@ function toolCallIn(meta: Obj, id: string): { path: (string | number)[]; call: O
   return undefined;
 }
 
+// Observations that say the action failed or never ran.
+const FAILED = new Set(['error', 'user_rejected']);
+
 function transportOf(e: Obj): TransportSignals {
   const t: TransportSignals = {};
   const extras = isPlainObject(e.extras) ? e.extras : {};
   const code = num(isPlainObject(extras.metadata) ? extras.metadata.exit_code : undefined) ?? num(extras.exit_code);
+  // -1: no exit code (the command is still running or was interrupted)
   if (code !== undefined && code !== -1) t.exitCode = code;
-  if (e.observation === 'error') t.isError = true;
+  const failed = FAILED.has(e.observation as string) || e.success === false || extras.error === true;
+  // an MCP observation's content is the CallToolResult, whose own isError speaks for it
+  if (failed || !ownsErrorFlag(e.content)) t.isError = failed;
   return t;
 }
+
 
 function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
   const callOf = new Map<number, { id?: string; index: number }>();
@@ -66,8 +77,10 @@ function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
       return;
     }
     const cause = typeof e.cause === 'number' ? callOf.get(e.cause) : undefined;
-    if (cause) {
-      b.result({ at: { doc, path: [i] }, callId: cause.id, callIndex: cause.id === undefined ? cause.index : undefined, payload: e.content, payloadPath: ['content'], transport: transportOf(e) });
+    const meta = isPlainObject(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
+    const id = cause ? cause.id : typeof e.cause === 'number' ? undefined : str(meta?.tool_call_id);
+    if (cause || id !== undefined) {
+      b.result({ at: { doc, path: [i] }, callId: id, callIndex: id === undefined ? cause!.index : undefined, payload: e.content, payloadPath: ['content'], transport: transportOf(e) });
     }
     b.breakTurn();
     response = undefined;

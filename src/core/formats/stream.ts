@@ -2,17 +2,23 @@
 // - OpenAI Chat completion chunks (`chat.completion.chunk`): tool calls grow from `delta.tool_calls[]` fragments
 //   merged by `index`; the first non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
 //   overwrite the real one); arguments are the concatenated fragments.
-// - OpenAI Responses streaming events (`response.output_item.added/done`, `response.function_call_arguments.*`):
-//   the `output_item.done` item (or the `arguments.done` event) carries the complete call.
-// - Anthropic Messages SSE events: `content_block_start` opens a `tool_use` block, `input_json_delta` fragments
-//   (`partial_json`) are concatenated, `content_block_stop` completes it.
+//   A provider that resends the call (the whole arguments again, a final chunk repeating the calls, arguments so
+//   far resent with more) is read once; a new id under an index already used is another call.
+// - OpenAI Responses streaming events (`response.output_item.added/done`, `response.function_call_arguments.*`,
+//   `response.custom_tool_call_input.*`): every item (calls, hosted calls with their outcome, messages) is read
+//   from `output_item.done`, or from the final `response.completed`/`incomplete`/`failed` when no done event
+//   came, once: the final response repeats the items. `response.created` carries the definitions (`tools`).
+// - Anthropic Messages SSE events: `content_block_start` opens a `tool_use` (`server_tool_use`, `mcp_tool_use`)
+//   block, `input_json_delta` fragments (`partial_json`) are concatenated, `content_block_stop` completes it; a
+//   server tool's result block arrives whole in its `content_block_start`.
 // A call's name points at the chunk that named it; its arguments at the chunk that completed them (when they came
 // in one piece, findings point inside them as usual). JSONL of events, a JSON array of them, or SSE text (through
 // the HTTP cassette adapter) are all read by the same assembler.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
-import { readResponsesItem } from './openai-responses';
+import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
+import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj, keyText } from './util';
 
@@ -40,17 +46,45 @@ export interface Pending {
   name?: string;
   nameAt?: NodeRef;
   namePath: JsonPath;
-  fragments: string[];
+  /** The arguments text so far, and how many non-empty fragments made it. */
+  text: string;
+  pieces: number;
   /** The node of the fragment that completed the arguments so far. */
   argsAt?: NodeRef;
   /** Arguments given whole (an Anthropic block's `input` object before any delta). */
   whole?: { value: unknown; at: NodeRef };
+  /** Free-form text input (a custom tool's): kept as text, never read as JSON. */
+  freeform?: boolean;
+  /** Where a scan of the text as JSON stands: nesting depth, inside a string, after a backslash; `closed` once
+   *  the text is one complete JSON object or array. */
+  scan: { depth: number; inString: boolean; escaped: boolean; closed: boolean };
+}
+
+/** Scan `text` on from where `p.scan` stands: is the arguments text one complete JSON object or array yet? */
+function scanJson(p: Pending, text: string): void {
+  const s = p.scan;
+  for (let i = 0; i < text.length && !s.closed && s.depth >= 0; i++) {
+    const c = text.charCodeAt(i);
+    if (s.inString) {
+      if (s.escaped) s.escaped = false;
+      else if (c === 92) s.escaped = true; // backslash
+      else if (c === 34) s.inString = false; // quote
+    } else if (c === 34) s.inString = true;
+    else if (c === 123 || c === 91) s.depth++; // { [
+    else if (c === 125 || c === 93) { // } ]
+      if (s.depth > 0 && --s.depth === 0) s.closed = true;
+      else if (s.depth === 0) s.depth = -1;
+    } else if (s.depth === 0 && c > 32) s.depth = -1; // text before any bracket: not JSON, never "complete"
+  }
 }
 
 /** Calls being assembled from streamed fragments, under keys the stream chooses (message|block). The one home of
  *  how fragments become a call: the chunk that named the tool is the call, the fragments are concatenated (an
  *  empty fragment adds nothing: a call without arguments streams ""), arguments given whole count when no fragment
- *  came. Used by StreamAssembler and by the stream readers of other providers (Bedrock, Cohere). */
+ *  came. Copies are not concatenated: once the text is one complete JSON value, later fragments repeat it (some
+ *  providers resend the whole call in a final chunk) and are dropped; a fragment that starts with the whole text
+ *  so far is a cumulative resend and replaces it. Used by StreamAssembler and by the stream readers of other
+ *  providers (Bedrock, Cohere, Ollama). */
 export class PendingCalls {
   private readonly open = new Map<string, Pending>();
 
@@ -59,7 +93,7 @@ export class PendingCalls {
   /** The call open under `key`, opened when new. */
   start(key: string, namePath: JsonPath): Pending {
     let p = this.open.get(key);
-    if (!p) this.open.set(key, (p = { namePath, fragments: [] }));
+    if (!p) this.open.set(key, (p = { namePath, text: '', pieces: 0, scan: { depth: 0, inString: false, escaped: false, closed: false } }));
     return p;
   }
 
@@ -78,8 +112,26 @@ export class PendingCalls {
 
   /** Add an arguments fragment found at `at`. */
   fragment(p: Pending, text: string, at: NodeRef): void {
-    p.fragments.push(text);
-    if (text !== '') p.argsAt = at;
+    if (text === '') return;
+    if (!p.freeform && p.scan.closed) return; // the arguments are complete: a repeat of them
+    if (!p.freeform && p.text !== '' && text.length >= p.text.length && text.startsWith(p.text)) {
+      // the arguments so far, resent with more: the fragment holds them whole
+      p.text = text;
+      p.pieces = 1;
+      p.scan = { depth: 0, inString: false, escaped: false, closed: false };
+    } else {
+      p.text += text;
+      p.pieces++;
+    }
+    if (!p.freeform) scanJson(p, p.pieces === 1 ? p.text : text);
+    p.argsAt = at;
+  }
+
+  /** The arguments given whole by the event that ends them (`arguments.done`), at `at`. */
+  replace(p: Pending, text: string, at: NodeRef): void {
+    p.text = text;
+    p.pieces = 1;
+    p.argsAt = at;
   }
 
   /** Write out the call open under `key`; `turn` is asked only when there is a call to write. `expect`: how the
@@ -88,8 +140,7 @@ export class PendingCalls {
     const p = this.open.get(key);
     this.open.delete(key);
     if (!p || p.name === undefined || !p.nameAt) return;
-    const pieces = p.fragments.filter((f) => f !== '');
-    const whole = pieces.length === 0 ? p.whole : undefined;
+    const whole = p.pieces === 0 ? p.whole : undefined;
     this.b.call({
       name: p.name,
       id: p.id,
@@ -97,9 +148,10 @@ export class PendingCalls {
       namePath: p.namePath,
       argsPath: [],
       argsAt: whole ? whole.at : p.argsAt ?? p.nameAt,
-      args: whole ? whole.value : pieces.join(''),
+      args: whole ? whole.value : p.text,
       expect: whole ? expect : 'any',
-      assembled: !whole && pieces.length > 1,
+      assembled: !whole && p.pieces > 1,
+      freeform: p.freeform,
     }, turn());
   }
 }
@@ -107,7 +159,13 @@ export class PendingCalls {
 /** Assembles one stream's calls into a session; `flush` writes out what is still open. */
 export class StreamAssembler {
   private readonly calls: PendingCalls;
+  /** Responses output items written out (by item id, else `#output_index`): `response.completed` repeats them. */
   private readonly emittedItems = new Set<string>();
+  /** Chat tool calls completed, by key: the id each had (a later delta under that key repeats it). */
+  private readonly doneChat = new Map<string, string | undefined>();
+  /** The Responses stream's response (its id), and whether its tool definitions were read. */
+  private response = 'responses:';
+  private toolsRead = false;
   private turn?: number;
   private turnKey?: string;
 
@@ -141,84 +199,120 @@ export class StreamAssembler {
     this.calls.complete(key, () => this.turnFor(key.split('|')[0]));
   }
 
+  /** Chat chunks: tool calls merged by `index`. A new id (or another name) under an index that already has a
+   *  call is a new call there (providers that send every call at index 0); a delta under the index of a call
+   *  already completed, with its id or none, repeats it (a final chunk that resends the calls). */
   private chatChunk(doc: Doc, path: JsonPath, v: Obj): void {
     const response = str(v.id) ?? '';
     (v.choices as unknown[]).forEach((c, ci) => {
       if (!isPlainObject(c)) return;
       const choice = typeof c.index === 'number' ? c.index : ci;
       const delta = c.delta;
+      const prefix = `${response}|${choice}|`;
+      // a message starts: the calls of the one before are no longer repeated by this choice
+      if (isPlainObject(delta) && delta.role === 'assistant') for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
       if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
         delta.tool_calls.forEach((tc, ti) => {
           if (!isPlainObject(tc)) return;
-          const key = `${response}|${choice}|${typeof tc.index === 'number' ? tc.index : ti}`;
+          const key = `${prefix}${typeof tc.index === 'number' ? tc.index : ti}`;
+          const id = typeof tc.id === 'string' && tc.id !== '' ? tc.id : undefined;
+          const fn = isPlainObject(tc.function) ? tc.function : undefined;
+          const name = fn && typeof fn.name === 'string' && fn.name !== '' ? fn.name : undefined;
+          if (this.doneChat.has(key)) {
+            const doneId = this.doneChat.get(key);
+            if (id === undefined || id === doneId) return; // a repeat of the completed call
+            this.doneChat.delete(key);
+          }
+          const open = this.calls.get(key);
+          if (open && open.name !== undefined && ((id !== undefined && open.id !== undefined && id !== open.id) || (name !== undefined && name !== open.name))) {
+            this.complete(key); // another call under the same index
+          }
           const p = this.pending(key, ['function', 'name']);
           const tcPath = [...path, 'choices', ci, 'delta', 'tool_calls', ti];
-          if (typeof tc.id === 'string' && tc.id !== '' && p.id === undefined) p.id = tc.id;
-          const fn = isPlainObject(tc.function) ? tc.function : undefined;
-          if (fn && typeof fn.name === 'string' && fn.name !== '' && p.name === undefined) {
-            p.name = fn.name;
+          if (id !== undefined && p.id === undefined) p.id = id;
+          if (name !== undefined && p.name === undefined) {
+            p.name = name;
             p.nameAt = { doc, path: tcPath };
           }
           if (fn && typeof fn.arguments === 'string') this.calls.fragment(p, fn.arguments, { doc, path: [...tcPath, 'function', 'arguments'] });
         });
       }
       if (typeof c.finish_reason === 'string') {
-        for (const key of this.calls.keys()) if (key.startsWith(`${response}|${choice}|`)) this.complete(key);
+        for (const key of this.calls.keys()) {
+          if (!key.startsWith(prefix)) continue;
+          this.doneChat.set(key, this.calls.get(key)?.id);
+          this.complete(key);
+        }
       }
     });
   }
 
+  /** Responses streaming events. Function and custom tool calls are assembled from their deltas (a stream cut off
+   *  still has them); every item is read whole from `output_item.done`, or from the final response's `output`
+   *  when no such event came, once. The response's `tools` are its definitions. */
   private responsesEvent(doc: Doc, path: JsonPath, v: Obj): void {
     const item = isPlainObject(v.item) ? v.item : undefined;
     const itemId = str(item?.id) ?? str(v.item_id) ?? `#${keyText(v.output_index)}`;
-    const response = 'responses';
+    const r = isPlainObject(v.response) ? v.response : undefined;
+    if (r) {
+      const id = str(r.id);
+      if (id !== undefined && `responses:${id}` !== this.response) {
+        this.response = `responses:${id}`;
+        this.toolsRead = false;
+      }
+      if (!this.toolsRead && Array.isArray(r.tools)) {
+        this.toolsRead = true;
+        readResponsesTools(this.b, doc, [...path, 'response', 'tools'], r.tools);
+      }
+    }
+    const key = `${this.response}|${itemId}`;
     switch (v.type) {
       case 'response.output_item.added':
-        if (item?.type === 'function_call' && typeof item.name === 'string') {
-          const p = this.pending(`${response}|${itemId}`, ['item', 'name']);
+        if ((item?.type === 'function_call' || item?.type === 'custom_tool_call') && typeof item.name === 'string') {
+          const p = this.pending(key, ['item', 'name']);
           p.name = item.name;
           p.id = str(item.call_id) ?? str(item.id);
           p.nameAt = { doc, path };
+          p.freeform = item.type === 'custom_tool_call';
         }
         return;
-      case 'response.function_call_arguments.delta': {
-        const p = this.calls.get(`${response}|${itemId}`);
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta': {
+        const p = this.calls.get(key);
         if (p && typeof v.delta === 'string') this.calls.fragment(p, v.delta, { doc, path: [...path, 'delta'] });
         return;
       }
-      case 'response.function_call_arguments.done': {
-        const p = this.calls.get(`${response}|${itemId}`);
-        if (p && typeof v.arguments === 'string') {
-          p.fragments = [v.arguments];
-          p.argsAt = { doc, path: [...path, 'arguments'] };
-        }
+      case 'response.function_call_arguments.done':
+      case 'response.custom_tool_call_input.done': {
+        const p = this.calls.get(key);
+        const whole = v.type === 'response.function_call_arguments.done' ? 'arguments' : 'input';
+        if (p && typeof v[whole] === 'string') this.calls.replace(p, v[whole] as string, { doc, path: [...path, whole] });
         return;
       }
       case 'response.output_item.done':
-        if (item?.type === 'function_call' && typeof item.name === 'string') {
-          this.calls.drop(`${response}|${itemId}`);
-          if (this.emittedItems.has(itemId)) return;
-          this.emittedItems.add(itemId);
-          this.turnFor(response);
-          readResponsesItem(this.b, doc, [...path, 'item'], item);
-        }
+        if (item) this.readItem(doc, [...path, 'item'], item, itemId);
         return;
-      case 'response.completed': {
-        const r = isPlainObject(v.response) ? v.response : undefined;
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed': {
         const output = Array.isArray(r?.output) ? (r!.output as unknown[]) : [];
         output.forEach((it, i) => {
-          if (!isPlainObject(it) || it.type !== 'function_call' || typeof it.name !== 'string') return;
-          const id = str(it.id) ?? `#${i}`;
-          if (this.emittedItems.has(id)) return;
-          this.calls.drop(`${response}|${id}`);
-          this.emittedItems.add(id);
-          this.turnFor(response);
-          readResponsesItem(this.b, doc, [...path, 'response', 'output', i], it);
+          if (isPlainObject(it)) this.readItem(doc, [...path, 'response', 'output', i], it, str(it.id) ?? `#${i}`);
         });
         return;
       }
       default:
     }
+  }
+
+  /** A Responses output item, whole: read once (its deltas, if any, are dropped). */
+  private readItem(doc: Doc, path: JsonPath, item: Obj, itemId: string): void {
+    this.calls.drop(`${this.response}|${itemId}`);
+    const key = `${this.response}|${itemId}`;
+    if (this.emittedItems.has(key)) return;
+    this.emittedItems.add(key);
+    if (makesCall(item.type)) this.turnFor(this.response);
+    readResponsesItem(this.b, doc, path, item);
   }
 
   private anthropicEvent(doc: Doc, path: JsonPath, v: Obj): void {
@@ -233,12 +327,17 @@ export class StreamAssembler {
     const key = `${this.turnKey ?? 'message'}|${index}`;
     if (v.type === 'content_block_start') {
       const block = isPlainObject(v.content_block) ? v.content_block : undefined;
-      if (block && (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') && typeof block.name === 'string') {
+      if (block && isCallBlock(block) && typeof block.name === 'string') {
         const p = this.pending(key, ['name']);
         p.name = block.name;
         p.id = str(block.id);
         p.nameAt = { doc, path: [...path, 'content_block'] };
         if ('input' in block) p.whole = { value: block.input, at: { doc, path: [...path, 'content_block', 'input'] } };
+      } else if (block && isResultBlock(block)) {
+        // a server tool's result (web search, code execution, MCP) streams whole in its start event; the model saw
+        // it, so its next call is a new turn
+        readAnthropicResult(this.b, doc, [...path, 'content_block'], block);
+        this.turn = undefined;
       }
       return;
     }

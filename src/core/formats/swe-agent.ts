@@ -2,13 +2,17 @@
 // plus SWE-agent's own keys (`agent`, `message_type`, `thought`, `action`). With function calling, assistant
 // `tool_calls` are the calls (read by the Chat adapter's reader) and `role: "tool"` messages answer them through
 // `tool_call_ids` (a list) or `tool_call_id`. Without it (text actions), the assistant's `action` is a command
-// line: the tool is its first word, the rest is free-form input, and the next observation answers it.
+// line: the tool is its first word, the rest is free-form input, and the next observation answers it. Observations
+// carry no status; SWE-agent's own refusals (the default templates for a command cancelled by its timeout, a bash
+// command with syntax errors that was not executed, a blocked command, an edit the linter rejected) are honest
+// failures.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { readChatMessage } from './openai-chat';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, str, type Obj } from './util';
+import { isPlainObject, str, textOf, type Obj } from './util';
 
 function isTrajectory(v: unknown): v is { history: Obj[] } & Obj {
   if (!isPlainObject(v) || !Array.isArray(v.history) || v.history.length === 0) return false;
@@ -20,6 +24,15 @@ function isTrajectory(v: unknown): v is { history: Obj[] } & Obj {
 function splitAction(action: string): { name: string; rest: string } | undefined {
   const m = /^\s*(\S+)[ \t]*([\s\S]*?)\s*$/.exec(action);
   return m ? { name: m[1], rest: m[2] } : undefined;
+}
+
+/** SWE-agent's default messages for a command that did not run, or not to completion (after an optional
+ *  "OBSERVATION:"). */
+const NOT_RUN = /^\s*(?:OBSERVATION:\s*)?(?:The command '[\s\S]*?' was cancelled because it took more than|Your bash command contained syntax errors and was NOT executed|Operation '[\s\S]*?' is not supported by this environment|Your proposed edit has introduced new syntax error\(s\))/;
+
+function transportOf(m: Obj): TransportSignals {
+  const text = textOf(m.content);
+  return text !== undefined && NOT_RUN.test(text.slice(0, 4000)) ? { isError: true } : {};
 }
 
 function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]): void {
@@ -41,16 +54,22 @@ function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]
     }
     if (m.role === 'tool') {
       const ids = Array.isArray(m.tool_call_ids) ? m.tool_call_ids.filter((x): x is string => typeof x === 'string') : [];
-      if (ids.length === 0) readChatMessage(b, doc, path, m);
-      for (const id of ids) b.result({ at: { doc, path }, callId: id, payload: m.content, payloadPath: ['content'] });
+      const transport = transportOf(m);
+      if (ids.length === 0) {
+        const before = b.session.results.length;
+        readChatMessage(b, doc, path, m);
+        if (b.session.results[before]) b.session.results[before].transport = transport;
+      }
+      for (const id of ids) b.result({ at: { doc, path }, callId: id, payload: m.content, payloadPath: ['content'], transport });
       b.breakTurn();
       return;
     }
     if (m.role === 'user' && waiting !== undefined) {
-      b.result({ at: { doc, path }, callIndex: waiting, payload: m.content, payloadPath: ['content'] });
+      b.result({ at: { doc, path }, callIndex: waiting, payload: m.content, payloadPath: ['content'], transport: transportOf(m) });
       waiting = undefined;
     }
-    b.breakTurn();
+    if (m.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, m.content);
+    else b.breakTurn();
   });
 }
 

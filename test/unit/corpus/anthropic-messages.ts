@@ -27,7 +27,8 @@ export const anthropicMessages: Record<string, Expectation> = {
   'anthropic-messages/vai-anthropic-programmatic-tool-calling.1.json': {
     why: 'an Anthropic Messages response: a server_tool_use code_execution with its code_execution_tool_result, then four client rollDie calls',
     format: 'anthropic', sessions: 1, calls: 5, results: 1, unanswered: ['rollDie', 'rollDie', 'rollDie', 'rollDie'],
-    transport: ['code_execution exitCode=0'],
+    // the server tool's result block has no is_error: its content type (not a `*_error`) is the envelope's success
+    transport: ['code_execution isError=false exitCode=0'],
     findings: [
       ['no-contract 14:15 code_execution', NO_CONTRACT],
       ['no-contract 25:15 rollDie', NO_CONTRACT],

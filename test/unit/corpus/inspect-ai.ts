@@ -29,8 +29,9 @@ export const inspectAi: Record<string, Expectation> = {
     findings: [['no-contract 8:64 bash', NO_CONTRACT + ' (the session records no results at all, so no orphan check)']],
   },
   'inspect-ai/timeline_utility_subagent_loop.json': {
-    why: 'an Inspect event list: the tool event carries call and result; the model event echoing the call is not a second call',
+    why: 'an Inspect event list: the model event\'s output makes the call, the tool event with its id is the execution (one call, not two)',
     format: 'inspect', sessions: 1, calls: 1, results: 1, unanswered: [],
-    findings: [['no-contract 76:19 search', NO_CONTRACT]],
+    transport: ['search isError=false'],
+    findings: [['no-contract 52:31 search', NO_CONTRACT + '; anchored where the model wrote the call (the model event\'s output), no longer at the tool event']],
   },
 };

@@ -4,8 +4,9 @@ import { type Expectation, NO_CONTRACT } from './expect';
 
 export const openhands: Record<string, Expectation> = {
   'openhands/basic.json': {
-    why: 'an OpenHands event stream: arguments from the model response inside tool_call_metadata, observations linked by cause',
+    why: 'an OpenHands event stream: arguments from the model response inside tool_call_metadata, observations linked by cause; an observation that is not an error says the action succeeded (isError=false)',
     format: 'openhands', sessions: 1, calls: 2, results: 1, unanswered: ['finish'],
+    transport: ['str_replace_editor isError=false'],
     findings: [
       ['no-contract 42:29 str_replace_editor', NO_CONTRACT],
       ['no-contract 170:29 finish', NO_CONTRACT],

@@ -11,8 +11,9 @@ export const sweAgent: Record<string, Expectation> = {
     ],
   },
   'swe-agent/pydicom-1458_textaction.traj': {
-    why: 'a legacy SWE-agent run with text actions: the tool is the first word of each action, the next observation answers it',
+    why: 'a legacy SWE-agent run with text actions: the tool is the first word of each action, the next observation answers it; the linter\'s "Your proposed edit has introduced new syntax error(s)" answers are honest failures (the edit was not applied)',
     format: 'swe-agent', sessions: 1, calls: 12, results: 11, unanswered: ['submit'],
+    transport: ['edit isError=true', 'edit isError=true', 'edit isError=true'],
     findings: [
       ['no-contract 110:17 create', NO_CONTRACT],
       ['no-contract 122:17 edit', NO_CONTRACT],
