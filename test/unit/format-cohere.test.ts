@@ -2,21 +2,11 @@
 // streamed events (with and without `index` and `tool-call-end`), as JSONL and as SSE.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, spanOf, type Session } from '../../src/core';
-import { LineIndex } from '../../src/core/parse/reader';
+import { spanOf } from '../../src/core';
+import { readTrace, jsonl } from './helpers';
 
-function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const index = LineIndex.of(text);
-  const pos = (offset: number) => {
-    const p = index.position(offset);
-    return `${p.line}:${p.column}`;
-  };
-  return { r, sessions, pos, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
-}
+const read = (text: string, fileName: string) => readTrace(text, { fileName });
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const start = (index: number | undefined, id: string, name: string, args = '') =>
   ({ type: 'tool-call-start', ...(index === undefined ? {} : { index }), delta: { message: { tool_calls: { id, type: 'function', function: { name, arguments: args } } } } });
 const delta = (index: number | undefined, args: string) =>

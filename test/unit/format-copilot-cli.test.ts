@@ -2,21 +2,10 @@
 // execution_complete the result with its error and exit signals, replays and ephemeral events skipped, sub-agents apart.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
-import { LineIndex } from '../../src/core/parse/reader';
+import { readTrace, jsonl } from './helpers';
 
-function read(text: string) {
-  const r = checkText(text, { fileName: 'events.jsonl', keepModel: true });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const index = LineIndex.of(text);
-  const pos = (offset: number) => {
-    const p = index.position(offset);
-    return `${p.line}:${p.column}`;
-  };
-  return { r, sessions, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
-}
+const read = (text: string) => readTrace(text, { fileName: 'events.jsonl' });
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 let n = 0;
 const ev = (type: string, data: object, extra: object = {}) => ({ type, data, id: `e${++n}`, timestamp: '2026-01-01T00:00:00.000Z', parentId: null, ...extra });
 const start = ev('session.start', { sessionId: 'sess-1', version: 1, producer: 'copilot-agent', copilotVersion: '1.0.70' });

@@ -2,21 +2,10 @@
 // by responses through their id, the error status and CallToolResult.isError as error signals, unparsable requests.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
-import { LineIndex } from '../../src/core/parse/reader';
+import { readTrace, jsonl } from './helpers';
 
-function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const index = LineIndex.of(text);
-  const pos = (offset: number) => {
-    const p = index.position(offset);
-    return `${p.line}:${p.column}`;
-  };
-  return { r, sessions, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
-}
+const read = (text: string, fileName: string) => readTrace(text, { fileName });
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const request = (id: string, name: string, args: object) => ({ type: 'toolRequest', id, toolCall: { status: 'success', value: { name, arguments: args } } });
 const response = (id: string, toolResult: object) => ({ type: 'toolResponse', id, toolResult });
 const msg = (role: string, ...content: object[]) => ({ role, created: 1747178334, content });

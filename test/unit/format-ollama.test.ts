@@ -2,21 +2,10 @@
 // (done ends a message; chunks of one call merged), requests whose tool messages answer by tool_name or by order.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
-import { LineIndex } from '../../src/core/parse/reader';
+import { readTrace, jsonl } from './helpers';
 
-function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const index = LineIndex.of(text);
-  const pos = (offset: number) => {
-    const p = index.position(offset);
-    return `${p.line}:${p.column}`;
-  };
-  return { r, sessions, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
-}
+const read = (text: string, fileName: string) => readTrace(text, { fileName });
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const chunk = (done: boolean, toolCalls?: unknown[]) =>
   ({ model: 'qwen3:8b', created_at: '2025-01-01T00:00:00Z', message: { role: 'assistant', content: '', ...(toolCalls ? { tool_calls: toolCalls } : {}) }, done, ...(done ? { done_reason: 'stop' } : {}) });
 const tool = { type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } } };

@@ -2,22 +2,11 @@
 // never finished, the storage layout's one-part files, and streamed events whose copies are read once.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
 import { spanOf } from '../../src/core/parse/doc';
-import { LineIndex } from '../../src/core/parse/reader';
+import { readTrace, jsonl } from './helpers';
 
-function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const index = LineIndex.of(text);
-  const pos = (offset: number) => {
-    const p = index.position(offset);
-    return `${p.line}:${p.column}`;
-  };
-  return { r, sessions, pos, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
-}
+const read = (text: string, fileName: string) => readTrace(text, { fileName });
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 
 const tool = (callID: string, name: string, state: object, extra: object = {}) => ({ id: `prt_${callID}`, type: 'tool', callID, tool: name, state, ...extra });
 const done = (input: object, output: string, metadata: object = {}) => ({ status: 'completed', input, output, title: 't', metadata, time: { start: 1, end: 2 } });

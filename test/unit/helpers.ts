@@ -1,7 +1,7 @@
 // Shared by the unit tests: read fixtures and contracts from the repo, check them, and locate findings.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { checkText, loadContracts, type CheckOptions, type ContractSet } from '../../src/core';
+import { checkText, loadContracts, type CheckOptions, type ContractSet, type Session } from '../../src/core';
 import { LineIndex } from '../../src/core/parse/reader';
 
 /** The repository root, whether the tests run from `out/test/unit` or from sources. */
@@ -59,3 +59,19 @@ export function checkAndLocate(text: string, options: CheckOptions): { format?: 
 export function brief(f: Located): string {
   return `${f.code}@${f.line}:${f.column} ${f.token.length > 30 ? f.token.slice(0, 30) + '…' : f.token}`;
 }
+
+/** Check a trace keeping its model: the result, its sessions, `line:column` of an offset, and each finding as
+ *  `code line:column tool`. The one home of the reading helper the format tests share. */
+export function readTrace(text: string, options: CheckOptions = {}) {
+  const r = checkText(text, { keepModel: true, ...options });
+  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
+  const index = LineIndex.of(text);
+  const pos = (offset: number) => {
+    const p = index.position(offset);
+    return `${p.line}:${p.column}`;
+  };
+  return { r, sessions, pos, codes: r.findings.map((f) => `${f.code} ${pos(f.span.start)}${f.tool ? ' ' + f.tool : ''}`) };
+}
+
+/** JSONL of the given records, one per line. */
+export const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
