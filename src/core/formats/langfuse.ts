@@ -19,8 +19,8 @@ import { readResponsesItem, readResponsesTools } from './openai-responses';
 import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type SpanRecord } from './spans';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { langChainFields, readLangChainCalls, waitingFor } from './langsmith';
-import { byTime, isPlainObject, jsonIn, SessionSet, str, unansweredByName, type Located, type Obj } from './util';
+import { langChainFields, readLangChainCalls } from './langchain';
+import { byTime, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
 
 function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
   return isPlainObject(v) && isPlainObject(v.trace) && Array.isArray(v.observations)

@@ -13,7 +13,8 @@ import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem } from './openai-responses';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, jsonValue, SessionSet, str, textOf, unansweredByName, type Obj, keyText, timeOf } from './util';
+import { langChainFields, readLangChainCalls } from './langchain';
+import { isPlainObject, keyText, ownsErrorFlag, SessionSet, str, timeOf, unansweredByName, waitingFor, type Obj } from './util';
 
 /** The run id a `dotted_order` ends with (`...Z<run id>`). */
 function idOfOrder(order: unknown): string | undefined {
@@ -45,61 +46,6 @@ function isRunList(v: unknown): v is Obj[] {
 interface Part {
   run: Obj;
   path: JsonPath;
-}
-
-/** A LangChain message as its fields: a serialized one (`{lc, type: "constructor", kwargs}`) or a plain dict. */
-export function langChainFields(m: unknown): { value: Obj; path: JsonPath } | undefined {
-  if (!isPlainObject(m)) return undefined;
-  if (m.lc !== undefined && isPlainObject(m.kwargs)) return { value: m.kwargs, path: ['kwargs'] };
-  return { value: m, path: [] };
-}
-
-/** The calls of a LangChain AI message at `path` (a message dict; the kwargs of a serialized one): the provider's
- *  `additional_kwargs.tool_calls` (OpenAI shape, arguments as written), else LangChain's parsed `tool_calls` and
- *  `invalid_tool_calls`. Returns how many calls it read. */
-export function readLangChainCalls(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, keep: (id: string | undefined, name: string) => boolean = () => true): number {
-  const extra = isPlainObject(msg.additional_kwargs) && Array.isArray(msg.additional_kwargs.tool_calls) ? msg.additional_kwargs.tool_calls : [];
-  const messageText = textOf(msg.content);
-  let turn: number | undefined;
-  let n = 0;
-  const add = (name: string, id: string | undefined, at: JsonPath, namePath: JsonPath, argsPath: JsonPath, args: unknown) => {
-    if (!keep(id, name)) return;
-    turn ??= b.newTurn();
-    b.call({ name, id, at: { doc, path: at }, namePath, argsPath, args, expect: 'any', messageText }, turn);
-    n++;
-  };
-  if (extra.length > 0) {
-    extra.forEach((tc, i) => {
-      const fn = isPlainObject(tc) && isPlainObject(tc.function) ? tc.function : undefined;
-      if (fn && typeof fn.name === 'string') add(fn.name, str((tc as Obj).id), [...path, 'additional_kwargs', 'tool_calls', i], ['function', 'name'], ['function', 'arguments'], fn.arguments);
-    });
-    return n;
-  }
-  for (const key of ['tool_calls', 'invalid_tool_calls']) {
-    const list = Array.isArray(msg[key]) ? (msg[key] as unknown[]) : [];
-    list.forEach((tc, i) => {
-      if (isPlainObject(tc) && typeof tc.name === 'string') add(tc.name, str(tc.id), [...path, key, i], ['name'], ['args'], tc.args);
-    });
-  }
-  return n;
-}
-
-/** Whether a call with this id still waits for a result: more calls than results carry it (an id reused by several
- *  calls is answered as often as it is used). */
-export function waitingFor(b: SessionBuilder, id: string): boolean {
-  let calls = 0;
-  for (const c of b.session.calls) if (c.id === id) calls++;
-  if (calls === 0) return false;
-  let results = 0;
-  for (const r of b.session.results) if (r.callId === id) results++;
-  return calls > results;
-}
-
-/** A payload that is an MCP CallToolResult (or its JSON text), `{content: [...], isError}`: its own flag says
- *  whether the call failed, so a reader that otherwise writes "no error" leaves the flag to it. */
-export function ownsErrorFlag(payload: unknown): boolean {
-  const v = jsonValue(payload);
-  return isPlainObject(v) && Array.isArray(v.content) && typeof v.isError === 'boolean';
 }
 
 /** The calls an LLM run's outputs hold. */

@@ -12,8 +12,7 @@ import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import type { Doc } from '../parse/doc';
-import { ownsErrorFlag } from './langsmith';
-import { isPlainObject, num, str, type Obj } from './util';
+import { isPlainObject, num, ownsErrorFlag, str, type Obj } from './util';
 
 function isEvent(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.id === 'number' && typeof v.source === 'string' && (typeof v.action === 'string' || typeof v.observation === 'string');

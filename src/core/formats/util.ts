@@ -112,3 +112,21 @@ export function unansweredByName(b: SessionBuilder, name: string): number | unde
 export function keyText(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
 }
+
+/** Whether a call with this id still waits for a result: more calls than results carry it (an id reused by several
+ *  calls is answered as often as it is used). */
+export function waitingFor(b: SessionBuilder, id: string): boolean {
+  let calls = 0;
+  for (const c of b.session.calls) if (c.id === id) calls++;
+  if (calls === 0) return false;
+  let results = 0;
+  for (const r of b.session.results) if (r.callId === id) results++;
+  return calls > results;
+}
+
+/** A payload that is an MCP CallToolResult (or its JSON text), `{content: [...], isError}`: its own flag says
+ *  whether the call failed, so a reader that otherwise writes "no error" leaves the flag to it. */
+export function ownsErrorFlag(payload: unknown): boolean {
+  const v = jsonValue(payload);
+  return isPlainObject(v) && Array.isArray(v.content) && typeof v.isError === 'boolean';
+}
