@@ -27,6 +27,9 @@ if (fs.existsSync('src/extension/extension.ts')) {
   // The thread large traces are checked on, off the extension host's (src/extension/background.ts).
   builds.push({ entryPoints: ['src/extension/checkWorker.ts'], outfile: 'dist/checkWorker.js', platform: 'node',
     format: 'cjs', target: 'node20' });
+  // The thread each side of a compare is checked on (src/extension/compare/runs.ts).
+  builds.push({ entryPoints: ['src/extension/compare/runWorker.ts'], outfile: 'dist/compareWorker.js', platform: 'node',
+    format: 'cjs', target: 'node20' });
   // The same entry for VS Code for the Web: a web-worker extension host, no Node built-ins (and no worker threads).
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser',
     format: 'cjs', target: 'es2022', external: ['vscode', 'node:worker_threads'], mainFields: ['browser', 'module', 'main'],
@@ -35,6 +38,11 @@ if (fs.existsSync('src/extension/extension.ts')) {
 if (fs.existsSync('src/webview/table.ts')) {
   // The decision table page (loaded by the webview through asWebviewUri; media/table.css styles it).
   builds.push({ entryPoints: ['src/webview/table.ts'], outfile: 'dist/webview/table.js', platform: 'browser',
+    format: 'iife', target: 'es2022' });
+}
+if (fs.existsSync('src/webview/compare.ts')) {
+  // The compare page (media/compare.css styles it).
+  builds.push({ entryPoints: ['src/webview/compare.ts'], outfile: 'dist/webview/compare.js', platform: 'browser',
     format: 'iife', target: 'es2022' });
 }
 

@@ -6,6 +6,7 @@ import { loadContracts } from '../core/contracts/load';
 import { emptyContracts, type ContractSet } from '../core/contracts/types';
 import { LineIndex } from '../core/parse/reader';
 import { displayPath, findContractFiles, UsageError } from './files';
+import { filterByGlobs } from './settings';
 
 export interface LoadedContractFiles {
   contracts: ContractSet;
@@ -25,4 +26,11 @@ export async function loadContractPaths(given: string[], profile: Profile): Prom
     throw new UsageError(`${f.path}:${pos.line}:${pos.column}: contract error at ${f.pointer || '(root)'}: ${f.finding.message}`);
   }
   return { contracts: loaded.contracts, paths };
+}
+
+/** The contracts a command runs with: those --contracts names, else the config's "contracts" globs under its folder. */
+export async function loadConfiguredContracts(given: string[] | undefined, globs: string[] | undefined, root: string, profile: Profile): Promise<LoadedContractFiles> {
+  let paths = given ?? [];
+  if (!paths.length && globs?.length) paths = filterByGlobs(await findContractFiles([root]), root, globs);
+  return loadContractPaths(paths, profile);
 }

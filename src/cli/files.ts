@@ -1,6 +1,7 @@
 // Finding files on disk: trace files under folders, and contract files named by --contracts.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { matchesGlob } from '../core/config';
 
 const TRACE_EXT = /\.(jsonl|ndjson|jsonlines|json|traj|eval|af)(\.gz)?$/i;
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
@@ -53,4 +54,33 @@ export async function findContractFiles(paths: string[]): Promise<string[]> {
 export function displayPath(file: string): string {
   const rel = path.relative(process.cwd(), file) || file;
   return rel.split(path.sep).join('/');
+}
+
+const GLOB = /[*?{[]/;
+
+/** Paths with globs expanded (quoted, so the shell leaves them to us): `runs/a/*.jsonl`, `runs/**\/b.json`. A
+ *  path that exists is taken as it is; a glob is matched under its folder part, and must match something. */
+export async function expandGlobs(given: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of given) {
+    const exists = await fs.stat(p).then(() => true, () => false);
+    if (exists || !GLOB.test(p)) {
+      out.push(p);
+      continue;
+    }
+    const parts = p.replace(/\\/g, '/').split('/');
+    const first = parts.findIndex((x) => GLOB.test(x));
+    const base = parts.slice(0, first).join('/') || (p.startsWith('/') ? '/' : '.');
+    const rest = parts.slice(first).join('/');
+    const found: string[] = [];
+    // a last part without a slash matches files right under its folder (matchesGlob alone would match any depth)
+    const accept = (f: string) => {
+      const rel = path.relative(base, f).split(path.sep).join('/');
+      return (rest.includes('/') || !rel.includes('/')) && matchesGlob(rel, rest);
+    };
+    await walk(base, accept, found);
+    if (!found.length) throw new UsageError(`${p}: no file matches`);
+    out.push(...found);
+  }
+  return out;
 }

@@ -14,15 +14,19 @@ import { applyBaseline, buildBaseline, parseBaseline, renderBaseline } from '../
 import { isIgnored } from '../core/config';
 import { checkText, type FileResult } from '../core/engine';
 import { LineIndex } from '../core/parse/reader';
-import { loadContractPaths } from './contracts';
-import { displayPath, findContractFiles, findTraceFiles, UsageError } from './files';
-import { codeList, countFlag, filterByGlobs, loadConfig, severityOf, withFlags } from './settings';
+import { loadConfiguredContracts } from './contracts';
+import { displayPath, findTraceFiles, UsageError } from './files';
+import { codeList, countFlag, filterByGlobs, loadConfig, oneOf, severityOf, withFlags } from './settings';
 import { checkFile } from './stream';
 import { writeFileAtomic } from './atomic';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
 import { serveCommand } from './serve';
 import { inferCommand } from './infer';
+import { compareCommand } from './compare';
+import { tableCommand } from './table';
+import { markdownLinks } from './links';
+import { renderCheckMarkdown } from '../core/report/markdown';
 import { codesMarkdown } from '../core/report/codes-doc';
 import { CODES } from '../core/checks';
 import { readerIds } from '../core/formats';
@@ -30,10 +34,13 @@ import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';
 
-const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|sarif]
+const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|sarif|markdown]
                             [--profile strict|json-schema] [--fail-on error|warning|info|never]
                             [--config FILE] [--only CODE,...] [--ignore CODE,...] [--output FILE] [--no-packs]
                             [--max-value-length N] [--baseline FILE [--update-baseline]] [--read-as READER]
+       contract-guard compare A B [--contracts PATH]... [--format text|json|markdown] [--fail-on new-findings|new-shapes|never]
+       contract-guard compare --fixtures DIR TRACES... [--contracts PATH]... [--format text|json|markdown]
+       contract-guard table FILE [--contracts PATH]... [--format text|json|markdown] [--fixtures DIR]
        contract-guard infer <traces...> [--output FILE]
 
 Checks every tool call in the trace files under PATHS (files or folders, .gz read directly, - for stdin;
@@ -48,6 +55,10 @@ reader). A file named here (or by the config's "traces") that no reader understa
 warning; non-trace JSON met while walking a folder is only counted as "not read" in the summary.
 --baseline FILE: findings in the baseline are reported as accepted and do not fail the run; with
 --update-baseline, write every current finding to FILE instead.
+--format markdown prints a summary for a pull-request comment or $GITHUB_STEP_SUMMARY (counts, a table, the first
+findings with file:line links relative to the repository root; on GitHub Actions, links to the commit).
+compare: what changed between two runs (key shapes, findings new / fixed / unchanged), or with --fixtures which
+shapes of the traces no fixture covers (see compare --help). table: the decision table of one trace.
 infer writes a starter contract (Contract Guard format) from the calls in the traces; it never overwrites a file.
 
 Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
@@ -55,12 +66,6 @@ Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage
 Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).
 Diagnostic codes: contract-guard codes (markdown documentation of every code).
 Built-in contract packs: contract-guard packs (markdown: each pack, the version it describes, its tools).`;
-
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, not ${value}`);
-  return value as T;
-}
 
 async function check(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -96,15 +101,12 @@ async function check(argv: string[]): Promise<number> {
     maxValueLength: countFlag('max-value-length', values['max-value-length']),
   });
   const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
-  const format = oneOf('format', values.format, ['text', 'json', 'sarif'] as const, 'text');
+  const format = oneOf('format', values.format, ['text', 'json', 'sarif', 'markdown'] as const, 'text');
   const profile = config.profile ?? 'strict';
   const failOn = config.failOn ?? 'error';
   const severity = severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore));
 
-  // Contracts: --contracts, else the config's globs under its folder.
-  let contractArgs = values.contracts ?? [];
-  if (!contractArgs.length && config.contracts?.length) contractArgs = filterByGlobs(await findContractFiles([root]), root, config.contracts);
-  const { contracts, paths: contractPaths } = await loadContractPaths(contractArgs, profile);
+  const { contracts, paths: contractPaths } = await loadConfiguredContracts(values.contracts, config.contracts, root, profile);
 
   // Traces: the paths given (`-` is stdin), else the config's globs, else the working folder (never the baseline).
   const baselineFile = values.baseline ?? (config.baseline !== undefined ? fromRoot(config.baseline) : undefined);
@@ -171,7 +173,10 @@ async function check(argv: string[]): Promise<number> {
   const report = buildReport(reported);
   if (baselineFile) report.summary.baselined ??= 0;
   const toFile = values.output !== undefined && values.output !== '-';
-  const out = format === 'json' ? renderJson(report) : format === 'sarif' ? renderSarif(report, VERSION) : renderText(report, !toFile && process.stdout.isTTY === true);
+  const out = format === 'json' ? renderJson(report)
+    : format === 'sarif' ? renderSarif(report, VERSION)
+      : format === 'markdown' ? renderCheckMarkdown(report, markdownLinks())
+        : renderText(report, !toFile && process.stdout.isTTY === true);
   if (toFile) await writeFileAtomic(values.output!, out);
   else await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
   return hasFindingsAtOrAbove(report, failOn) ? 1 : 0;
@@ -212,6 +217,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'replay') return replayCommand(rest);
   if (command === 'serve') return serveCommand(rest);
   if (command === 'infer') return inferCommand(rest);
+  if (command === 'compare') return compareCommand(rest);
+  if (command === 'table') return tableCommand(rest);
   if (command === 'packs') {
     process.stdout.write(packsMarkdown());
     return 0;

@@ -61,3 +61,10 @@ export function filterByGlobs(files: string[], root: string, globs: string[]): s
 export function withFlags(config: ContractGuardConfig, flags: ContractGuardConfig): ContractGuardConfig {
   return mergeConfig(config, flags);
 }
+
+/** A flag that takes one of a few words. */
+export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, not ${value}`);
+  return value as T;
+}

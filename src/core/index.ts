@@ -10,3 +10,4 @@ export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdap
 export { LineIndex } from './parse/reader';
 export { spanOf } from './parse/doc';
 export type * from './model';
+export { RunCollector, summarizeRun, checkFixture, compareRuns, compareFails, failingNewFindings, mockCoverage, shapeLabel, type RunOptions, type RunSummary, type RunFile, type RunFileSink, type RunTool, type RunShape, type RunFinding, type ExampleCall, type Position, type RunComparison, type SideStats, type ToolComparison, type ShapeComparison, type CompareFailOn, type MockCoverage, type CoverageTool, type UncoveredShape } from './report/compare';

@@ -6,7 +6,9 @@
 //   `Exit code: N` (Codex) and `<returncode>N</returncode>` (mini-swe-agent).
 // - An MCP CallToolResult's `isError` is transport; its body is `structuredContent` (any JSON value, taken as it
 //   is: it is what the tool's `outputSchema` describes) or else its text. A `null` structuredContent is read as
-//   absent (serializers write null for "none").
+//   absent (serializers write null for "none"). Wrapped in a transport that already said success in so many words
+//   (`is_error: false`, span status OK, exit 0, HTTP 2xx not carrying JSON-RPC), its `isError: true` is the body
+//   saying failure: status theater, not an honest failure.
 // - An MCP result with `resultType: "input_required"` (an InputRequiredResult: the server asks for input, then the
 //   client retries the request) is neither success nor failure: the call has not run yet. The draft's name for it,
 //   `"incomplete"`, is read the same.
@@ -41,6 +43,9 @@ export interface ResultReading {
   skipped?: boolean;
   /** Characters of JSON text this reading parsed (what keeping it costs). */
   parsed?: number;
+  /** The body's own error flag where the transport above it said success (an MCP result's `isError: true` under
+   *  `is_error: false`, a span status OK, exit 0 or HTTP 2xx): the body's failure, in its words. */
+  bodyError?: string;
 }
 
 const HTTP_KEYS = ['status', 'status_code', 'statusCode'];
@@ -104,7 +109,8 @@ export function resultBodyAnchor(result: ToolResult, path: JsonPath): Anchor {
   return at ? { doc: at.doc, path: [...at.path, ...path] } : result.at;
 }
 
-function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number, quick = false): void {
+/** `rpc`: the value is (inside) a JSON-RPC message, so an HTTP status above it speaks for the message, not the tool. */
+function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth: number, quick = false, rpc = false): void {
   r.body = value;
   r.at = at;
   if (depth > 6) return;
@@ -127,7 +133,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
       r.parsed = (r.parsed ?? 0) + value.length;
       const doc = at && embeddedDoc(at.doc, at.path, value, 0, value, parsed);
       r.text = undefined;
-      unwrap(r, parsed, doc && { doc, path: [] }, depth + 1, quick);
+      unwrap(r, parsed, doc && { doc, path: [] }, depth + 1, quick, rpc);
       return;
     }
     const codex = /^Exit code: (\d+)\r?\n/.exec(value);
@@ -155,7 +161,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
         only = i;
       }
     }
-    if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1, quick);
+    if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1, quick, rpc);
     else if (texts > 1) {
       r.text = value.filter((b) => isObj(b) && typeof b.text === 'string').map((b) => (b as Obj).text).join('\n');
       r.body = r.text;
@@ -169,7 +175,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
       t.jsonRpcError = true;
       return;
     }
-    if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1, quick);
+    if ('result' in value) unwrap(r, value.result, sub(at, 'result'), depth + 1, quick, true);
     return;
   }
   // MCP InputRequiredResult: the body stays the request for input
@@ -180,14 +186,16 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
   // MCP CallToolResult
   if (Array.isArray(value.content) && onlyKeys(value, MCP_KEYS)) {
     if (typeof value.isError === 'boolean') {
-      if (t.isError === undefined) t.isError = value.isError;
+      // the transport above it said success in so many words: the result's own isError: true is the body's word
+      if (value.isError && saysSuccess(t, rpc)) r.bodyError = 'isError: true';
+      else if (t.isError === undefined) t.isError = value.isError;
     } else if (t.isError === undefined) t.errorFlagAbsent = true;
     const structured = value.structuredContent;
     if (structured !== undefined && structured !== null) {
       r.body = structured;
       r.at = sub(at, 'structuredContent');
       r.text = typeof structured === 'string' ? structured : undefined;
-    } else unwrap(r, value.content, sub(at, 'content'), depth + 1, quick);
+    } else unwrap(r, value.content, sub(at, 'content'), depth + 1, quick, rpc);
     return;
   }
   // HTTP wrapper
@@ -195,7 +203,7 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
   const bk = sk && firstKey(value, BODY_KEYS, isPresent);
   if (sk && bk) {
     if (t.httpStatus === undefined) t.httpStatus = value[sk] as number;
-    unwrap(r, value[bk], sub(at, bk), depth + 1, quick);
+    unwrap(r, value[bk], sub(at, bk), depth + 1, quick, rpc);
     return;
   }
   // Exit-code wrapper: the object stays the body; its output is the text.
@@ -206,6 +214,18 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     const text = out ?? (typeof value.stderr === 'string' ? value.stderr : undefined);
     if (typeof text === 'string') r.text = text;
   }
+}
+
+/** Transport signals that say success in so many words: `is_error: false`, span status OK (UNSET says nothing),
+ *  exit code 0, HTTP 2xx (unless what it carries is a JSON-RPC message: HTTP 200 is how every JSON-RPC response
+ *  travels). Absent flags are no such word. */
+function saysSuccess(t: ResultSignals, rpc: boolean): boolean {
+  if (t.isError === true || t.jsonRpcError || (t.errorType !== undefined && t.errorType !== '')) return false;
+  if (t.spanStatus !== undefined && SPAN_ERROR.test(t.spanStatus)) return false;
+  if (t.httpStatus !== undefined && t.httpStatus >= 400) return false;
+  if (t.exitCode !== undefined && t.exitCode !== 0) return false;
+  return t.isError === false || (t.spanStatus !== undefined && SPAN_OK_SAID.test(t.spanStatus)) || t.exitCode === 0
+    || (!rpc && t.httpStatus !== undefined && t.httpStatus >= 200 && t.httpStatus < 300);
 }
 
 function onlyKeys(o: Obj, allowed: Set<string>): boolean {
@@ -249,6 +269,7 @@ export type TransportVerdict =
 
 const SPAN_ERROR = /^(error|status_code_error|2)$/i;
 const SPAN_OK = /^(ok|unset|status_code_ok|status_code_unset|0|1)$/i;
+const SPAN_OK_SAID = /^(ok|status_code_ok|1)$/i;
 
 /** What the transport says, without the words (no allocation: the checks ask this of every result). */
 export function transportKind(r: ResultReading, okExitCodes: readonly number[] = ONLY_ZERO): TransportVerdict['kind'] {
@@ -309,6 +330,7 @@ export function isSetError(v: unknown): boolean {
 /** What in the body says the call failed, if anything. */
 export function bodyFailure(r: ResultReading): BodyFailure | undefined {
   if (r.transport.inputRequired) return undefined; // a request for input, not an outcome
+  if (r.bodyError !== undefined) return { said: r.bodyError };
   const b = r.body;
   if (isObj(b)) {
     if (b.ok === false) return { said: 'ok: false' };

@@ -38,18 +38,20 @@ export interface BackgroundResult {
   millis: number;
 }
 
-interface WorkerLike {
+export interface WorkerLike {
   postMessage(message: unknown): void;
+  /** Every message (a thread that answers more than once: the compare thread). */
+  on(event: 'message', listener: (message: unknown) => void): unknown;
   once(event: 'message', listener: (reply: CheckReply) => void): unknown;
   once(event: 'error', listener: (err: Error) => void): unknown;
   once(event: 'exit', listener: (code: number) => void): unknown;
   once(event: 'online', listener: () => void): unknown;
   terminate(): Promise<number>;
 }
-type WorkerConstructor = new (file: string, options?: { resourceLimits?: { maxOldGenerationSizeMb?: number } }) => WorkerLike;
+export type WorkerConstructor = new (file: string, options?: { resourceLimits?: { maxOldGenerationSizeMb?: number } }) => WorkerLike;
 
 /** Node's Worker, or undefined in a browser worker (the web bundle defines the target as "web"). */
-function workerConstructor(): WorkerConstructor | undefined {
+export function workerConstructor(): WorkerConstructor | undefined {
   if (process.env.CONTRACT_GUARD_TARGET === 'web') return undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -15,6 +15,7 @@ import { readSettings } from './settings';
 import { TraceStatusBar } from './statusBar';
 import { readAsFor, registerReadAs } from './readAs';
 import { registerDecisionTable, type DecisionTableApi } from './table';
+import { registerCompare, type CompareApi } from './compare';
 import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
 
 /** What `activate` returns: used by the integration suites to wait for the extension to be idle. */
@@ -44,6 +45,8 @@ export interface ContractGuardApi {
   fixtures: FixturesApi;
   /** The decision table panels. */
   table: DecisionTableApi;
+  /** Compare runs: the panels. */
+  compare: CompareApi;
 }
 
 export function activate(context: vscode.ExtensionContext): ContractGuardApi {
@@ -103,6 +106,13 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const ready = configRead.then(() => contracts.rewatch()).then(() => live.checkAllOpen());
   const fixtures = registerFixtures(context, { contracts: () => contracts.contracts, ready, live });
   const table = registerDecisionTable(context, { contracts: () => contracts.contracts, ready, live, onDidChangeContracts: contracts.onDidChange });
+  const compare = registerCompare(context, {
+    ready,
+    contracts: () => contracts.contracts,
+    sourcesOf: (set) => contracts.sourcesOf(set),
+    isContract: (uri) => contracts.file(vscode.workspace.asRelativePath(uri)) !== undefined,
+    workerFile: workerFile && vscode.Uri.joinPath(context.extensionUri, 'dist', 'compareWorker.js').fsPath,
+  });
   registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange, live });
   const settled = async () => {
     await ready;
@@ -118,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     onDidCheck: live.onDidCheck,
     fixtures,
     table,
+    compare,
     checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     status: (uri) => {
       const s = live.state(uri);

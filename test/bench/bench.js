@@ -1,6 +1,9 @@
 // npm run bench: times `contract-guard check --format json` on a large generated trace against a floor (JSON.parse
 // per line + a precompiled ajv validator per call, nothing else) and, where Debian's python3-jsonschema is
-// installed, a Python checker a user would write. All in one run, on the same file; the last line is the verdict:
+// installed, a Python checker a user would write. All in one run, on the same file; then `compare` of the fine-tune
+// trace (A) with a second run of it (B: another seed, with a shape A never had) against checking A and B:
+//   compare: compare/(check A + check B) R.RR, peak RSS N MB
+// The last line is the verdict:
 //   bench: check/floor R.RR, python/check P.P, peak RSS N MB
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -58,6 +61,25 @@ const CASES = [
   ...formatCases(dir, MB, ROOT),
 ];
 
+/** compare A B, timed against the two checks it replaces (check A is the fine-tune case's, measured above). */
+function compareCase(a, checkA) {
+  const b = path.join(dir, `finetune-${MB}mb.v2.variant43.jsonl`);
+  if (!fs.existsSync(b)) {
+    const g = generate(b, MB, path.join(ROOT, 'fixtures', 'contracts'), 43, true);
+    console.log(`generated ${path.relative(ROOT, b)}: ${(g.bytes / 1048576).toFixed(1)} MB, ${g.calls} calls, ${g.lines} lines`);
+  }
+  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const checkB = best(RUNS, () => time('node', [cli, 'check', b, '--contracts', 'fixtures/contracts', '--format', 'json']));
+  const cmp = best(RUNS, () => time('node', [cli, 'compare', a, b, '--contracts', 'fixtures/contracts', '--format', 'json']));
+  const doc = JSON.parse(cmp.stdout);
+  const checks = checkA.seconds + checkB.seconds;
+  const ratio = cmp.seconds / checks;
+  const cpu = cmp.cpu && checkA.cpu && checkB.cpu ? cmp.cpu / (checkA.cpu + checkB.cpu) : undefined;
+  console.log(`compare of two ${MB} MB runs: ${doc.a.calls} and ${doc.b.calls} calls; B has ${doc.newShapes} new shapes, ${doc.findings.new.length} new, ${doc.findings.fixed.length} fixed and ${doc.findings.unchanged.length} unchanged findings`);
+  console.log(`  check A ${checkA.seconds.toFixed(2)} s + check B ${checkB.seconds.toFixed(2)} s = ${checks.toFixed(2)} s; compare A B ${cmp.seconds.toFixed(2)} s, peak RSS ${cmp.peakMb.toFixed(0)} MB (check ${Math.max(checkA.peakMb, checkB.peakMb).toFixed(0)} MB)`);
+  console.log(`compare: compare/(check A + check B) ${ratio.toFixed(2)} wall${cpu ? `, ${cpu.toFixed(2)} CPU` : ''}, peak RSS ${cmp.peakMb.toFixed(0)} MB`);
+}
+
 function main() {
   let verdict;
   for (const c of CASES) {
@@ -83,8 +105,9 @@ function main() {
     const ratio = check.seconds / floor.seconds;
     const cpuRatio = check.cpu && floor.cpu ? check.cpu / floor.cpu : undefined;
     console.log(`  check/floor ${ratio.toFixed(2)} wall` + (cpuRatio ? `, ${cpuRatio.toFixed(2)} CPU (${check.cpu.toFixed(2)} s / ${floor.cpu.toFixed(2)} s)` : ''));
-    verdict ??= { ratio, cpuRatio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb };
+    verdict ??= { ratio, cpuRatio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb, file: c.file, check };
   }
+  compareCase(verdict.file, verdict.check);
   const py = verdict.python === undefined ? 'n/a (python3-jsonschema not installed)' : verdict.python.toFixed(1);
   if (verdict.cpuRatio) console.log(`(CPU time, steadier on a busy machine: check/floor ${verdict.cpuRatio.toFixed(2)})`);
   console.log(`bench: check/floor ${verdict.ratio.toFixed(2)}, python/check ${py}, peak RSS ${verdict.rss.toFixed(0)} MB`);

@@ -19,14 +19,19 @@ const ROOMS = ['KILLAM-212', 'CS-130', 'MCD-17'];
 const BUILDINGS = ['Killam', 'Dunn', 'Goldberg', 'McCain', 'Rowe'];
 const CITIES = ['Oslo', 'Halifax', 'Bergen', 'Lisbon', 'Kyoto', 'Nairobi'];
 
-/** One call's arguments: about one in five is bad in one of the ways the seeds tell. */
-function makeCall(r) {
+/** One call's arguments: about one in five is bad in one of the ways the seeds tell. `variant` (a second run, for
+ *  the compare case): one get_hours call in a hundred sends `day` for `weekday`, a shape the first run never had. */
+function makeCall(r, variant = false) {
   const bad = r() < 0.2;
   const kind = Math.floor(r() * 4);
   const pick = (xs) => xs[Math.floor(r() * xs.length)];
   if (kind === 0) {
     const args = { building: pick(BUILDINGS), weekday: Math.floor(r() * 7) };
     if (bad) [() => (args.weekday = true), () => (args.weekday = String(args.weekday)), () => (args.open = true), () => (args.weekday = 9)][Math.floor(r() * 4)]();
+    if (variant && r() < 0.01) {
+      args.day = args.weekday;
+      delete args.weekday;
+    }
     return { name: 'get_hours', args };
   }
   if (kind === 1) {
@@ -55,8 +60,8 @@ const contracts = (dir) => {
   ];
 };
 
-/** Write about `megabytes` MB; returns the number of calls written. */
-function generate(file, megabytes, contractsDir, seed = 42) {
+/** Write about `megabytes` MB; returns the number of calls written. Another seed with `variant` is a second run. */
+function generate(file, megabytes, contractsDir, seed = 42, variant = false) {
   const r = rng(seed);
   const tools = contracts(contractsDir);
   const target = megabytes * 1024 * 1024;
@@ -78,7 +83,7 @@ function generate(file, megabytes, contractsDir, seed = 42) {
       const k = 1 + Math.floor(r() * 3);
       const tcs = [];
       for (let i = 0; i < k; i++) {
-        let c = s.repeat() ?? makeCall(r);
+        let c = s.repeat() ?? makeCall(r, variant);
         if (c.name === 'book_room' && !listed) c = { name: 'list_rooms', args: { quiet_only: false } };
         if (c.name === 'list_rooms') listed = true;
         s.made(c);

@@ -214,7 +214,7 @@ describe('openai-responses: every rule', () => {
       { id: 'ws_1', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'oslo' } },
       { id: 'ws_2', type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'oslo' } },
     ] }), 'fp.json');
-    assert.deepEqual(rules, ['duplicate-fingerprint lookup', 'duplicate-fingerprint web_search_call']);
+    assert.deepEqual(rules, ['duplicate-fingerprint lookup', 'duplicate-fingerprint web_search']);
   });
 
   it('status-theater: status "completed" or an MCP call\'s null error says success; failed, incomplete, an error or a timeout are honest', () => {

@@ -132,7 +132,7 @@ describe('openai-agents run states', () => {
       ],
     }));
     const [s] = sessions;
-    assert.deepEqual(s.calls.map((c) => [c.name, c.id]), [['list_files', 'mcpr_1'], ['web_search_call', 'ws_1'], ['read_file', 'mcp_2']]);
+    assert.deepEqual(s.calls.map((c) => [c.name, c.id]), [['list_files', 'mcpr_1'], ['web_search', 'ws_1'], ['read_file', 'mcp_2']]);
     assert.deepEqual(s.calls[0].args, { dir: '/' });
     assert.deepEqual(s.calls[1].args, { type: 'search', query: 'x' });
     assert.deepEqual(s.results.map((x) => [x.callId, x.payload, x.transport.isError]), [['mcpr_1', 'a b', false], ['ws_1', undefined, false], ['mcp_2', 'not found', true]]);

@@ -2,8 +2,8 @@
 // `response_item` payloads are Responses API items: `function_call` / `function_call_output` (read by the
 // Responses adapter's reader; MCP tools are `mcp__<server>__<tool>` function calls), `custom_tool_call` (free-form
 // `input`, e.g. an apply_patch body: text by design, never an encoding fault) and its output, `local_shell_call`
-// (an exec action; its output is a `function_call_output` with its call_id), and `web_search_call` (a hosted search,
-// with no call_id and no output item: it is its own result). A `turn_context` precedes every model request: a turn
+// (an exec action; its output is a `function_call_output` with its call_id), and `web_search_call` (a hosted
+// search, the tool `web_search`, with no call_id and no output item: it is its own result). A `turn_context` precedes every model request: a turn
 // boundary (the model's commentary messages between its calls are not). `compacted` records hold copies of earlier items and are not read again. Transport signals come from
 // the events that name a call_id — `exec_command_end` (exit_code), `mcp_tool_call_end` (the result's isError, or
 // an Err), `patch_apply_end` (success) — whichever comes first, the event or the output, and from the output
@@ -12,7 +12,7 @@
 // text, not decoded. Unknown record types are skipped.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
-import { readCustomToolCall, readResponsesItem } from './openai-responses';
+import { HOSTED_CALLS, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc } from '../parse/doc';
 import { isPlainObject, jsonValue, num, str, type Obj } from './util';
@@ -107,10 +107,11 @@ class CodexReader {
           args: item.action, expect: 'object' });
         return;
       case 'web_search_call': {
-        // a hosted tool: the search ran on the server, so the item is both the call and its (unrecorded) result
-        const call = b.call({ name: 'web_search', id: str(item.id), at: { doc, path }, namePath: ['type'], argsPath: ['action'], args: item.action, expect: 'object' });
-        const status = str(item.status);
-        b.result({ at: { doc, path }, callIndex: call.index, transport: status === undefined ? {} : { isError: status === 'failed' || status === 'incomplete' } });
+        // a hosted tool: the search ran on the server, so the item is both the call and its (unrecorded) result;
+        // older rollouts record no action, and it is read all the same (Codex runs one search per item)
+        const search = HOSTED_CALLS.get('web_search_call')!;
+        const call = b.call({ name: search.name, id: str(item.id), at: { doc, path }, namePath: ['type'], argsPath: ['action'], args: item.action, expect: 'object' });
+        b.result({ at: { doc, path }, callIndex: call.index, transport: statusSignal(item.status, true) });
         return;
       }
       case 'function_call_output':

@@ -4,23 +4,27 @@
 // with a `status`). A state may be the whole file, a JSON string, or sit in an envelope ({state: ...}, a list of
 // saved states): each such state is a session. States nested in a state (an agent-as-tool run awaiting approval,
 // `pendingAgentToolRuns`, stored as JSON strings) belong to the session of the state that holds them.
-// Calls: function_call, custom_tool_call (free-form input), computer_call, shell_call, local_shell_call,
-// apply_patch_call, program (programmatic tool calling, free-form code), MCP calls and approval requests, hosted
-// tool calls (web/file search, code interpreter, image generation; the JS SDK wraps them as `hosted_tool_call`,
-// MCP ones with the real tool in `providerData`); a hosted call carries its own result. Results pair by call id:
-// function_call_output / function_call_result, custom_tool_call_output, computer_call_output / _result,
-// local_shell_call_output (linked by `id`), shell_call_output (exit codes, timeouts), apply_patch_call_output and
-// program_output (`status` failed / incomplete is an error).
+// The items are Responses API items: which are calls, what their tools are named, which are outputs and how they
+// pair come from the Responses reader's tables (openai-responses.ts). Calls: function_call, custom_tool_call
+// (free-form input), the built-in calls (computer_call, shell_call, local_shell_call, apply_patch_call, program:
+// programmatic tool calling, free-form code), MCP calls and approval requests, hosted tool calls (web search as
+// `web_search`, file search, code interpreter, image generation, tool search; the JS SDK wraps them as
+// `hosted_tool_call`, MCP ones with the real tool in `providerData`); a hosted call carries its own result (a tool
+// search's is its output item). Results pair by call id: the Responses output items, and the JS SDK's
+// function_call_result / computer_call_result; local_shell_call_output is linked by `id`; shell outputs carry exit
+// codes and timeouts; `status` completed is a success (the SDKs write it once the tool returned), failed /
+// incomplete an error.
 // Quirks: one call is recorded in several places (original input, generated and session items, the processed
 // response, interruptions, every model response): it is read once, where it first appears, so an approval's
 // argument override does not replace what the model sent. Tool definitions (the processed response's function
 // tools, MCP tool lists) cover only some tools: they are kept only when they name every tool the session calls,
 // or a tool merely absent from them would be reported as unknown.
 import type { FormatAdapter } from './adapter';
-import { SessionBuilder, type NodeRef } from './builder';
+import { SessionBuilder, type CallInput, type NodeRef } from './builder';
+import { HOSTED_CALLS, itemCall, mcpOutcome, OUTPUT_ITEMS, outputCallId, outputKey, outputSignals, statusSignal, type HostedCall } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { at, isPlainObject, jsonIn, num, str, type Located, type Obj } from './util';
+import { at, isPlainObject, jsonIn, str, type Located, type Obj } from './util';
 
 /** How far into an envelope, and into a state, states are looked for; and how many nodes a search visits (the
  *  envelope search runs on every document and JSONL line no other reader took: it stays small). */
@@ -72,47 +76,8 @@ function callIdOf(item: Obj): string | undefined {
   return str(item.callId) ?? str(item.call_id);
 }
 
-const FAILED = new Set(['failed', 'incomplete']);
-
-function statusSignal(status: unknown): TransportSignals {
-  if (status === 'completed') return { isError: false };
-  return typeof status === 'string' && FAILED.has(status) ? { isError: true } : {};
-}
-
-/** A shell call's outcomes: the first non-zero exit code (else 0), a timeout as an error. */
-function shellSignal(output: unknown): TransportSignals {
-  if (!Array.isArray(output)) return {};
-  let exitCode: number | undefined;
-  for (const o of output) {
-    const outcome = isPlainObject(o) && isPlainObject(o.outcome) ? o.outcome : undefined;
-    if (outcome?.type === 'timeout') return { isError: true };
-    const code = num(outcome?.exitCode ?? outcome?.exit_code);
-    if (code !== undefined && (exitCode === undefined || exitCode === 0)) exitCode = code;
-  }
-  return exitCode === undefined ? {} : { exitCode };
-}
-
-/** Calls the Responses API defines by item type (no `name`): the tool name the SDKs give them. */
-const BUILT_IN = new Map<string, { name: string; args: string; freeform?: boolean }>([
-  ['computer_call', { name: 'computer_call', args: 'action' }],
-  ['shell_call', { name: 'shell', args: 'action' }],
-  ['local_shell_call', { name: 'local_shell_call', args: 'action' }],
-  ['apply_patch_call', { name: 'apply_patch', args: 'operation' }],
-  ['program', { name: 'program', args: 'code', freeform: true }],
-]);
-
-/** Hosted tools the platform runs (Python items; the JS SDK names a `hosted_tool_call` after them). */
-const HOSTED = new Map<string, { args?: string; freeform?: boolean; output?: string }>([
-  ['web_search_call', { args: 'action' }],
-  ['file_search_call', { output: 'results' }],
-  ['code_interpreter_call', { args: 'code', freeform: true, output: 'outputs' }],
-  ['image_generation_call', { output: 'result' }],
-]);
-
-const RESULT_TYPES = new Set([
-  'function_call_output', 'function_call_result', 'custom_tool_call_output', 'computer_call_output', 'computer_call_result',
-  'local_shell_call_output', 'shell_call_output', 'apply_patch_call_output', 'program_output',
-]);
+/** The JS SDK's names of result items, by the Responses output type they stand for. */
+const JS_RESULTS = new Map([['function_call_result', 'function_call_output'], ['computer_call_result', 'computer_call_output']]);
 
 /** One session's reading: every place a state records items, each call and result read once. */
 class StateReader {
@@ -197,8 +162,12 @@ class StateReader {
 
   private call(ref: NodeRef, name: string, namePath: JsonPath, argsPath: JsonPath, args: unknown,
     expect: 'string' | 'any', id: string | undefined, freeform = false): boolean {
-    if (!this.first(id === undefined ? undefined : 'call:' + id)) return false;
-    this.b.call({ name, id, at: ref, namePath, argsPath, args, expect, freeform: freeform && typeof args === 'string' });
+    return this.callOnce({ name, id, at: ref, namePath, argsPath, args, expect, freeform: freeform && typeof args === 'string' });
+  }
+
+  private callOnce(input: CallInput): boolean {
+    if (!this.first(input.id === undefined ? undefined : 'call:' + input.id)) return false;
+    this.b.call(input);
     return true;
   }
 
@@ -214,40 +183,27 @@ class StateReader {
       if (typeof item.role === 'string') this.b.breakTurn();
       return;
     }
-    const id = callIdOf(item);
-    if (type === 'function_call' && typeof item.name === 'string') {
-      this.call(ref, item.name, ['name'], ['arguments'], item.arguments, 'string', id ?? str(item.id));
-    } else if (type === 'custom_tool_call' && typeof item.name === 'string') {
-      this.call(ref, item.name, ['name'], ['input'], item.input, 'any', id ?? str(item.id), true);
-    } else if (BUILT_IN.has(type)) {
-      this.readBuiltIn(ref, item, type, id ?? str(item.id));
-    } else if (RESULT_TYPES.has(type)) {
-      this.readResult(ref, item, type, id);
+    const call = itemCall(item, ref, 'string');
+    if (call) {
+      this.callOnce(call);
+    } else if (OUTPUT_ITEMS.has(type) || JS_RESULTS.has(type)) {
+      this.readResult(ref, item, JS_RESULTS.get(type) ?? type);
     } else if (type === 'hosted_tool_call') {
       this.readHosted(ref, item);
     } else if (type === 'mcp_call' || type === 'mcp_approval_request') {
       this.readMcp(ref, item, [], item);
     } else if (type === 'mcp_list_tools') {
       this.readMcpTools(ref, item.tools);
-    } else if (HOSTED.has(type)) {
+    } else if (HOSTED_CALLS.has(type)) {
       this.readHostedCall(ref, item, type, [], item);
     }
   }
 
-  /** A call the item type names (a shell command, a patch, a program): its action object, or its code as text. */
-  private readBuiltIn(ref: NodeRef, item: Obj, type: string, id: string | undefined): void {
-    const spec = BUILT_IN.get(type);
-    if (!spec) return;
-    const args = item[spec.args];
-    const usable = isPlainObject(args) || (spec.freeform === true && typeof args === 'string');
-    this.call(ref, spec.name, ['type'], [spec.args], usable ? args : undefined, 'any', id, spec.freeform);
-  }
-
-  private readResult(ref: NodeRef, item: Obj, type: string, id: string | undefined): void {
-    const callId = id ?? (type === 'local_shell_call_output' ? str(item.id) : undefined);
-    const key = 'output' in item || type !== 'program_output' ? 'output' : 'result';
-    const transport = type === 'shell_call_output' ? shellSignal(item.output) : statusSignal(item.status);
-    this.result(ref, callId, [key], item[key], transport);
+  /** An output: it answers the call with its call id; the SDKs write `completed` on a result once the tool
+   *  returned, so there it says success. */
+  private readResult(ref: NodeRef, item: Obj, type: string): void {
+    const key = outputKey(item, type);
+    this.result(ref, outputCallId(item, type), [key], item[key], outputSignals(item, type, type !== 'shell_call_output'));
   }
 
   /** JS `hosted_tool_call`: the item kind is its name (or `providerData.type`), the original item in `providerData`. */
@@ -260,21 +216,23 @@ class StateReader {
   }
 
   /** A hosted call and, once it finished, its result: both in the one item. */
-  private readHostedCall(ref: NodeRef, item: Obj, name: string, sub: JsonPath, original: Obj): void {
-    const spec = HOSTED.get(name) ?? {};
-    const id = str(item.id) ?? str(original.id);
+  private readHostedCall(ref: NodeRef, item: Obj, type: string, sub: JsonPath, original: Obj): void {
+    const spec: Partial<HostedCall> = HOSTED_CALLS.get(type) ?? {};
+    const name = spec.name ?? type;
+    // one answered by an output item pairs with it by call id; the others carry their outcome
+    const id = spec.answeredBy ? callIdOf(item) ?? callIdOf(original) : str(item.id) ?? str(original.id);
     const stringArgs = typeof item.arguments === 'string';
     const argsPath: JsonPath = stringArgs ? ['arguments'] : spec.args ? [...sub, spec.args] : [];
     let args = stringArgs ? item.arguments : spec.args ? original[spec.args] : undefined;
     const freeform = spec.freeform === true && !stringArgs && typeof args === 'string';
     if (!stringArgs && !freeform && !isPlainObject(args)) args = undefined;
-    if (!this.call(ref, name, sub.length ? ['name'] : ['type'], argsPath, args, stringArgs ? 'string' : 'any', id, freeform)) return;
+    if (!this.call(ref, name, sub.length ? ['name'] : ['type'], argsPath, args, stringArgs ? 'string' : 'any', id, freeform) || spec.answeredBy) return;
     const status = str(item.status) ?? str(original.status);
     let output: { path: JsonPath; value: unknown } | undefined;
     if (item.output !== undefined && item.output !== null) output = { path: ['output'], value: item.output };
     else if (spec.output && original[spec.output] !== undefined) output = { path: [...sub, spec.output], value: original[spec.output] };
     if (status !== 'completed' && status !== 'failed' && !output) return; // still running
-    this.result(ref, id, output?.path ?? [], output?.value, statusSignal(status));
+    this.result(ref, id, output?.path ?? [], output?.value, statusSignal(status, true));
   }
 
   /** An MCP call (its output or error in the same item) or an approval request (the call awaiting approval). An
@@ -296,13 +254,16 @@ class StateReader {
     const answers = request !== undefined && this.requests.has(request) ? request : undefined;
     if (request !== undefined) this.approved.add(request);
     if (answers === undefined && !this.call(ref, name, namePath, argsPath, args, 'string', id)) return;
-    const callId = answers ?? id;
-    const error = original.error ?? undefined;
-    const failed = (error !== undefined && error !== null) || original.status === 'failed' || item.status === 'failed';
-    if (error !== undefined && error !== null) this.result(ref, callId, [...sub, 'error'], error, { isError: true });
-    else if (item.output !== undefined) this.result(ref, callId, ['output'], item.output, { isError: failed });
-    else if (original.output !== undefined) this.result(ref, callId, [...sub, 'output'], original.output, { isError: failed });
-    else if ('error' in original || failed) this.result(ref, callId, [], undefined, { isError: failed });
+    // the JS SDK's wrapper may hold the output and the status, its providerData the rest of the item
+    const view: Obj = item === original ? original : { ...original };
+    if (view !== original) {
+      if (item.output !== undefined) view.output = item.output;
+      if (view.status === undefined && item.status !== undefined) view.status = item.status;
+    }
+    const outcome = mcpOutcome(view);
+    if (!outcome) return;
+    const outer = outcome.key === 'output' && view !== original && item.output !== undefined;
+    this.result(ref, answers ?? id, outer ? ['output'] : [...sub, outcome.key], view[outcome.key], outcome.transport);
   }
 
   private readMcpTools(ref: NodeRef, tools: unknown): void {

@@ -3,8 +3,10 @@
 // Calls: `function_call` (JSON-string `arguments`), `custom_tool_call` (free-form `input`), the built-in tools the
 // item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call`, `program`), MCP calls
 // and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
-// `code_interpreter_call`, `tool_search_call`; one whose input is not recorded is not read, or every such call
-// would look like the same call again).
+// named `web_search` like its `tools[]` entry, `code_interpreter_call`, `tool_search_call`; one whose input is not
+// recorded is not read, or every such call would look like the same call again). The item tables (which items
+// are calls, the tool names they get, which are outputs and how they pair) live here for every reader of
+// Responses items (Codex rollouts, Agents SDK run states).
 // Results pair by `call_id`: `function_call_output`, `custom_tool_call_output`, `computer_call_output`,
 // `local_shell_call_output` (its `id` when it has no `call_id`), `shell_call_output` (exit codes, timeouts),
 // `apply_patch_call_output`, `program_output`, `tool_search_output`. Error signals: `status: "failed"` or
@@ -18,13 +20,24 @@
 // get), so that a declared built-in is not an unknown tool.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { type ArgsExpectation, type NodeRef, type SessionBuilder } from './builder';
+import { type ArgsExpectation, type CallInput, type NodeRef, type SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, str, unansweredByName, type Obj } from './util';
 
+// ---- the item tables: one home for every reader of Responses items (this adapter, Codex, the Agents SDK) ----------
+
+export interface BuiltInCall {
+  /** The tool name the call gets. */
+  name: string;
+  /** The item field holding its arguments. */
+  args: string;
+  /** Its arguments are text by design (code), not JSON. */
+  freeform?: boolean;
+}
+
 /** Calls the item type names (no `name` field): the tool name they get, and where their arguments are. */
-const BUILT_IN = new Map<string, { name: string; args: string; freeform?: boolean }>([
+export const BUILT_IN_CALLS: ReadonlyMap<string, BuiltInCall> = new Map([
   ['local_shell_call', { name: 'local_shell_call', args: 'action' }],
   ['shell_call', { name: 'shell', args: 'action' }],
   ['apply_patch_call', { name: 'apply_patch', args: 'operation' }],
@@ -32,11 +45,26 @@ const BUILT_IN = new Map<string, { name: string; args: string; freeform?: boolea
   ['program', { name: 'program', args: 'code', freeform: true }],
 ]);
 
-/** Hosted tools: the server runs them, so the call item also carries the outcome (in `output` when it records one). */
-const HOSTED = new Map<string, { args: string; freeform?: boolean; output?: string }>([
-  ['web_search_call', { args: 'action' }],
-  ['code_interpreter_call', { args: 'code', freeform: true, output: 'outputs' }],
-  ['tool_search_call', { args: 'arguments' }],
+export interface HostedCall {
+  /** The tool name the call gets (the search is `web_search`, as its `tools[]` entry and Codex's tool name it). */
+  name: string;
+  /** The item field holding its input, when the item records one. */
+  args?: string;
+  freeform?: boolean;
+  /** The item field holding its outcome. */
+  output?: string;
+  /** The output item type that answers it by `call_id` (then the call item carries no outcome of its own). */
+  answeredBy?: string;
+}
+
+/** Hosted tools: the server runs them, so the call item also carries the outcome (in `output` when it records
+ *  one), except a tool search, answered by its own output item. */
+export const HOSTED_CALLS: ReadonlyMap<string, HostedCall> = new Map<string, HostedCall>([
+  ['web_search_call', { name: 'web_search', args: 'action' }],
+  ['file_search_call', { name: 'file_search_call', output: 'results' }],
+  ['code_interpreter_call', { name: 'code_interpreter_call', args: 'code', freeform: true, output: 'outputs' }],
+  ['image_generation_call', { name: 'image_generation_call', output: 'result' }],
+  ['tool_search_call', { name: 'tool_search_call', args: 'arguments', answeredBy: 'tool_search_output' }],
 ]);
 
 /** The `tools[]` entry types of built-in and hosted tools, by the name their calls get. */
@@ -46,7 +74,8 @@ const TOOL_TYPES = new Map<string, string>([
   ['programmatic_tool_calling', 'program'], ['code_interpreter', 'code_interpreter_call'], ['tool_search', 'tool_search_call'],
 ]);
 
-const OUTPUTS = new Set([
+/** Output items: each answers the call with its `call_id`. */
+export const OUTPUT_ITEMS: ReadonlySet<string> = new Set([
   'function_call_output', 'custom_tool_call_output', 'computer_call_output', 'local_shell_call_output', 'shell_call_output',
   'apply_patch_call_output', 'program_output', 'tool_search_output',
 ]);
@@ -54,9 +83,65 @@ const OUTPUTS = new Set([
 /** Outputs whose `status: "completed"` reports the tool's outcome (elsewhere it is the item's own lifecycle). */
 const OUTCOME_STATUS = new Set(['apply_patch_call_output']);
 
-const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'mcp_approval_request', ...BUILT_IN.keys(), ...HOSTED.keys(), ...OUTPUTS]);
-const ITEM_TYPES = new Set([...CALL_ITEMS, 'message', 'reasoning', 'mcp_list_tools', 'mcp_approval_response', 'item_reference',
-  'compaction', 'file_search_call', 'image_generation_call']);
+/** The call id an output answers: its `call_id` (`callId` in the JS SDK); a local shell output without one names
+ *  the call by its `id`. */
+export function outputCallId(item: Obj, type: string): string | undefined {
+  return str(item.call_id) ?? str(item.callId) ?? (type === 'local_shell_call_output' ? str(item.id) : undefined);
+}
+
+/** The field holding an output's payload. */
+export function outputKey(item: Obj, type: string): string {
+  if ('output' in item) return 'output';
+  if (type === 'program_output' && 'result' in item) return 'result';
+  return type === 'tool_search_output' ? 'tools' : 'output';
+}
+
+/** An output's transport: a shell output's exit codes, else its `status` (`completed` says success where the status
+ *  reports the tool's outcome; `completedIsOutcome` for a producer whose results get `completed` once the tool
+ *  returned, as the Agents SDKs write it). */
+export function outputSignals(item: Obj, type: string, completedIsOutcome = OUTCOME_STATUS.has(type)): TransportSignals {
+  if (type === 'shell_call_output') return { ...shellSignal(item.output), ...statusSignal(item.status, false) };
+  return statusSignal(item.status, completedIsOutcome);
+}
+
+/** What an `mcp_call` item says of its outcome: its `error` (a failure), else its `output`, with `status` failed or
+ *  incomplete a failure (an `error` field or a status present: their word on success); undefined while it says
+ *  nothing yet. */
+export function mcpOutcome(item: Obj): { key: 'error' | 'output'; transport: TransportSignals } | undefined {
+  if (item.error !== undefined && item.error !== null) return { key: 'error', transport: { isError: true } };
+  const failed = item.status === 'failed' || item.status === 'incomplete';
+  if (!('output' in item) && !failed && item.status !== 'completed') return undefined;
+  return { key: 'output', transport: 'error' in item || item.status !== undefined ? { isError: failed } : {} };
+}
+
+/** The call an item makes by its own fields (a function call, a custom tool call with its free-form `input`, a
+ *  built-in call with its arguments object, or its code as text), linked by its call id, else its id. */
+export function itemCall(item: Obj, at: NodeRef, expect: ArgsExpectation): CallInput | undefined {
+  const type = str(item.type);
+  const id = str(item.call_id) ?? str(item.callId) ?? str(item.id);
+  if (type === 'function_call' && typeof item.name === 'string') {
+    return { name: item.name, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect };
+  }
+  if (type === 'custom_tool_call' && typeof item.name === 'string') {
+    return { name: item.name, id, at, namePath: ['name'], argsPath: ['input'], args: item.input, expect: 'any', freeform: typeof item.input === 'string' };
+  }
+  const spec = type === undefined ? undefined : BUILT_IN_CALLS.get(type);
+  if (!spec) return undefined;
+  const args = item[spec.args];
+  const freeform = spec.freeform === true && typeof args === 'string';
+  return { name: spec.name, id, at, namePath: ['type'], argsPath: [spec.args], args: isPlainObject(args) || freeform ? args : undefined, expect: 'any', freeform };
+}
+
+/** The call a hosted tool's output answers when it names none (a server-run tool search: by position). */
+function hostedAnsweredBy(type: string): HostedCall | undefined {
+  for (const spec of HOSTED_CALLS.values()) if (spec.answeredBy === type) return spec;
+  return undefined;
+}
+
+const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'mcp_approval_request', ...BUILT_IN_CALLS.keys(),
+  ...[...HOSTED_CALLS].filter(([, spec]) => spec.args !== undefined).map(([type]) => type), ...OUTPUT_ITEMS]);
+const ITEM_TYPES = new Set([...CALL_ITEMS, ...HOSTED_CALLS.keys(), 'message', 'reasoning', 'mcp_list_tools', 'mcp_approval_response', 'item_reference',
+  'compaction']);
 
 /** An item, or a request's message written without `type` (`{role, content}`). */
 function isItem(v: unknown): v is Obj {
@@ -66,7 +151,7 @@ function isItem(v: unknown): v is Obj {
 
 /** An item type that makes a call (not a result). */
 export function makesCall(type: unknown): boolean {
-  return typeof type === 'string' && CALL_ITEMS.has(type) && !OUTPUTS.has(type);
+  return typeof type === 'string' && CALL_ITEMS.has(type) && !OUTPUT_ITEMS.has(type);
 }
 
 function isCallItem(v: unknown): boolean {
@@ -78,13 +163,13 @@ function isWebSearch(type: string): boolean {
 }
 
 /** `status` as transport: failed or incomplete is a failure; completed a success where `outcome` says it is one. */
-function statusSignal(status: unknown, outcome: boolean): TransportSignals {
+export function statusSignal(status: unknown, outcome: boolean): TransportSignals {
   if (status === 'failed' || status === 'incomplete') return { isError: true };
   return outcome && status === 'completed' ? { isError: false } : {};
 }
 
 /** A shell call's outcomes: the first non-zero exit code (else 0); a timeout is a failure. */
-function shellSignal(output: unknown): TransportSignals {
+export function shellSignal(output: unknown): TransportSignals {
   if (!Array.isArray(output)) return {};
   let exitCode: number | undefined;
   for (const o of output) {
@@ -118,19 +203,11 @@ class ResponsesItems {
     }
     const b = this.b;
     const at: NodeRef = { doc, path };
-    const callId = str(item.call_id);
-    if (type === 'function_call' && typeof item.name === 'string') {
-      b.call({ name: item.name, id: callId ?? id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
-    } else if (type === 'custom_tool_call') {
-      readCustomToolCall(b, doc, path, item);
-    } else if (BUILT_IN.has(type)) {
-      const spec = BUILT_IN.get(type)!;
-      const args = item[spec.args];
-      const usable = isPlainObject(args) || (spec.freeform === true && typeof args === 'string');
-      b.call({ name: spec.name, id: callId ?? id, at, namePath: ['type'], argsPath: [spec.args], args: usable ? args : undefined,
-        expect: 'any', freeform: spec.freeform === true && typeof args === 'string' });
-    } else if (HOSTED.has(type)) {
-      this.hosted(at, item, type);
+    const call = itemCall(item, at, expect);
+    if (call) {
+      b.call(call);
+    } else if (HOSTED_CALLS.has(type)) {
+      this.hosted(at, item, HOSTED_CALLS.get(type)!);
     } else if (type === 'mcp_approval_request' && typeof item.name === 'string') {
       b.call({ name: item.name, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
       if (id !== undefined) this.requests.add(id);
@@ -141,7 +218,7 @@ class ResponsesItems {
       item.tools.forEach((t, i) => {
         if (isPlainObject(t) && typeof t.name === 'string' && 'input_schema' in t) b.tool(t.name, t.input_schema, { doc, path: [...path, 'tools', i] });
       });
-    } else if (OUTPUTS.has(type)) {
+    } else if (OUTPUT_ITEMS.has(type)) {
       this.output(at, item, type);
     } else if (type === 'mcp_approval_response') {
       // a refused approval: the requested call never ran, an honest failure; an approval is answered by its mcp_call
@@ -159,35 +236,32 @@ class ResponsesItems {
   }
 
   private output(at: NodeRef, item: Obj, type: string): void {
-    const callId = str(item.call_id) ?? (type === 'local_shell_call_output' ? str(item.id) : undefined);
-    const key = 'output' in item ? 'output' : type === 'program_output' && 'result' in item ? 'result' : type === 'tool_search_output' ? 'tools' : 'output';
+    const callId = outputCallId(item, type);
+    const key = outputKey(item, type);
     if (callId !== undefined && item.id === undefined) {
       const seen = this.outputs.get(`${type}:${callId}`);
       if (seen?.includes(item[key])) return; // the same output again (a request that echoes the earlier input)
       if (seen) seen.push(item[key]);
       else this.outputs.set(`${type}:${callId}`, [item[key]]);
     }
-    const transport = type === 'shell_call_output'
-      ? { ...shellSignal(item.output), ...statusSignal(item.status, false) }
-      : statusSignal(item.status, OUTCOME_STATUS.has(type));
     // a server-run tool search has no call ids: its output answers the search before it
-    const callIndex = callId === undefined && type === 'tool_search_output' ? unansweredByName(this.b, 'tool_search_call') : undefined;
-    this.b.result({ at, callId, callIndex, payload: item[key], payloadPath: [key], transport });
+    const answers = callId === undefined ? hostedAnsweredBy(type) : undefined;
+    const callIndex = answers ? unansweredByName(this.b, answers.name) : undefined;
+    this.b.result({ at, callId, callIndex, payload: item[key], payloadPath: [key], transport: outputSignals(item, type) });
     this.b.breakTurn();
   }
 
   /** A hosted call: its outcome is in the item once it finished (`completed`, `failed`); still running, no result.
    *  Without its input it is not read (every such call would fingerprint alike). */
-  private hosted(at: NodeRef, item: Obj, type: string): void {
-    const spec = HOSTED.get(type)!;
-    const args = item[spec.args];
+  private hosted(at: NodeRef, item: Obj, spec: HostedCall): void {
+    const args = spec.args === undefined ? undefined : item[spec.args];
     const freeform = spec.freeform === true && typeof args === 'string';
-    if (!isPlainObject(args) && !freeform) return;
-    // tool_search pairs with its tool_search_output by call_id (null for both when the server ran it: by position)
-    const id = type === 'tool_search_call' ? str(item.call_id) : str(item.id);
-    this.b.call({ name: type, id, at, namePath: ['type'], argsPath: [spec.args], args, expect: 'any', freeform });
+    if (spec.args === undefined || (!isPlainObject(args) && !freeform)) return;
+    // one answered by an output item pairs with it by call_id (null for both when the server ran it: by position)
+    const id = spec.answeredBy ? str(item.call_id) : str(item.id);
+    this.b.call({ name: spec.name, id, at, namePath: ['type'], argsPath: [spec.args], args, expect: 'any', freeform });
     const status = str(item.status);
-    if (type === 'tool_search_call' || (status !== 'completed' && status !== 'failed' && status !== 'incomplete')) return;
+    if (spec.answeredBy || (status !== 'completed' && status !== 'failed' && status !== 'incomplete')) return;
     const output = spec.output !== undefined && item[spec.output] !== undefined && item[spec.output] !== null ? spec.output : undefined;
     this.b.result({ at, callId: id, callIndex: id === undefined ? this.b.session.calls.length - 1 : undefined,
       payload: output === undefined ? undefined : item[output], payloadPath: output === undefined ? undefined : [output],
@@ -205,15 +279,8 @@ class ResponsesItems {
       b.call({ name: item.name as string, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
       this.noteServer(item);
     }
-    const callId = answers ?? id;
-    const error = item.error ?? undefined;
-    const failed = (error !== undefined && error !== null) || item.status === 'failed' || item.status === 'incomplete';
-    if (error !== undefined && error !== null) {
-      b.result({ at, callId, payload: error, payloadPath: ['error'], transport: { isError: true } });
-    } else if ('output' in item || failed || item.status === 'completed') {
-      b.result({ at, callId, payload: item.output, payloadPath: ['output'],
-        transport: 'error' in item || item.status !== undefined ? { isError: failed } : {} });
-    }
+    const outcome = mcpOutcome(item);
+    if (outcome) b.result({ at, callId: answers ?? id, payload: item[outcome.key], payloadPath: [outcome.key], transport: outcome.transport });
     b.breakTurn();
   }
 
@@ -248,7 +315,7 @@ export function readResponsesTools(b: SessionBuilder, doc: Doc, path: JsonPath, 
     const at = { doc, path: [...path, i] };
     if (t.type === 'function' && typeof t.name === 'string') b.tool(t.name, t.parameters, at);
     else if (t.type === 'custom' && typeof t.name === 'string') b.tool(t.name, undefined, at);
-    else if (isWebSearch(t.type)) b.tool('web_search_call', undefined, at);
+    else if (isWebSearch(t.type)) b.tool(HOSTED_CALLS.get('web_search_call')!.name, undefined, at);
     else if (TOOL_TYPES.has(t.type)) b.tool(TOOL_TYPES.get(t.type)!, undefined, at);
   });
 }
@@ -308,7 +375,6 @@ export const openaiResponses: FormatAdapter = {
 
 /** A `custom_tool_call`: its `input` is free-form text (a grammar's language, e.g. a patch), not JSON. */
 export function readCustomToolCall(b: SessionBuilder, doc: Doc, path: JsonPath, item: Obj): void {
-  if (typeof item.name !== 'string') return;
-  b.call({ name: item.name, id: typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : undefined,
-    at: { doc, path }, namePath: ['name'], argsPath: ['input'], args: item.input, expect: 'any', freeform: typeof item.input === 'string' });
+  const call = item.type === 'custom_tool_call' ? itemCall(item, { doc, path }, 'any') : undefined;
+  if (call) b.call(call);
 }

@@ -6,16 +6,21 @@
 // `llm.tools.N.tool.json_schema`). Shared by the otel and openinference adapters (and Langfuse's metadata).
 //
 // Within one trace (spans ordered by start time): calls are what model spans output; tool spans are the
-// executions, so a tool span whose id matches a call is its result, and one that matches none is a call and its
-// result. Input messages repeat the history: each call id and each answered id is read once, first come first
-// kept (an earlier span's output wins over a later span's replay of it). A tool span's result carries the span's
-// transport: its status (UNSET, which OTLP JSON writes by leaving the code out, or OK: success) and `error.type`
-// (the operation ended in an error: an honest failure). Its `gen_ai.tool.call.arguments` are the call's arguments
-// as written: an object, or a JSON string of one; anything else is an arguments-encoding fault.
-import { SessionBuilder, type NodeRef } from './builder';
+// executions, so a tool span whose id matches a call is its result; one without an id answers the earliest
+// unanswered call of its tool; one that matches none is a call and its result. Input messages replay the history:
+// a call listed again with the same id, tool and arguments is a copy (first come first kept: an earlier span's
+// output wins over a later span's replay of it), and without ids the k-th time a history shows a call (tool and
+// arguments) is the session's k-th such call; a result without an id answers the calls of the message before it,
+// in order. An id that another tool, or other arguments, uses again is another call (duplicate-call-id). A tool
+// span's result carries the span's transport: its status (UNSET, which OTLP JSON writes by leaving the code out,
+// or OK: success) and `error.type` (the operation ended in an error: an honest failure). Its
+// `gen_ai.tool.call.arguments` are the call's arguments as written: an object, or a JSON string of one; anything
+// else is an arguments-encoding fault.
+import { decodeArguments, SessionBuilder, type NodeRef } from './builder';
 import type { Session, TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { byTime, isPlainObject, jsonIn, num, str, type Located, type Obj } from './util';
+import { callFingerprint, valueKey } from '../fingerprint';
+import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
 
 export interface Attr {
   value: unknown;
@@ -272,64 +277,176 @@ export function isToolSpan(s: SpanRecord): boolean {
   return !isModelSpan(s) && (s.attrs.has('gen_ai.tool.name') || s.attrs.has('tool.name')) && !s.attrs.has('llm.input_messages.0.message.role');
 }
 
-/** What a trace reader collects before writing calls: ids already called and answered. */
-export class TraceCalls {
-  private readonly called = new Set<string>();
-  private readonly answered = new Set<string>();
+/** Where one history (a model span's input messages, the conversation so far) stands while it is read: how often
+ *  it has shown each call and each loose result so far, and the calls of its latest message that made calls
+ *  (what its results without an id answer, in order). Each history is a replay of the same conversation, so the
+ *  k-th time a history shows a call is the k-th such call of the session. */
+export class History {
+  readonly shown = new Map<string, number>();
+  answering: number[] = [];
 
-  constructor(readonly b: SessionBuilder) {}
-
-  private synced = 0;
-
-  /** Whether a call with this id is in the session (however it got there). */
-  hasCall(id: string | undefined): boolean {
-    const calls = this.b.session.calls;
-    for (; this.synced < calls.length; this.synced++) {
-      const c = calls[this.synced].id;
-      if (c !== undefined) this.called.add(c);
-    }
-    return id !== undefined && this.called.has(id);
-  }
-
-  hasResult(id: string | undefined): boolean {
-    return id !== undefined && this.answered.has(id);
-  }
-
-  call(name: string, id: string | undefined, at: NodeRef, namePath: JsonPath, argsAt: NodeRef | undefined, args: unknown, turn?: number): void {
-    if (this.hasCall(id)) return;
-    this.b.call({ name, id, at, namePath, argsPath: [], argsAt: argsAt ?? at, args: argsAt ? args : undefined, expect: 'any' }, turn);
-  }
-
-  result(id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined, transport: TransportSignals = {}, callIndex?: number): void {
-    if (id !== undefined) {
-      if (this.answered.has(id)) return;
-      this.answered.add(id);
-    }
-    this.b.result({ at, callId: id, callIndex, payload, payloadPath, transport });
-    this.b.breakTurn();
+  /** Count one more showing of `key` in this history; returns how many times it has been shown. */
+  show(key: string): number {
+    const k = (this.shown.get(key) ?? 0) + 1;
+    this.shown.set(key, k);
+    return k;
   }
 }
 
+/** What a trace reader knows of the session it writes (whoever wrote the calls and results there): calls by id,
+ *  calls without one by what they are (tool and arguments), and which calls are answered. */
+export class TraceCalls {
+  private calls = 0;
+  private results = 0;
+  /** Session indices of the calls with each id; of the calls without an id, by fingerprint. */
+  private readonly byId = new Map<string, number[]>();
+  private readonly byPrint = new Map<string, number[]>();
+  private readonly prints: (string | undefined)[] = [];
+  /** Results recorded: how many name each call id; which call indices are answered by position. */
+  private readonly idResults = new Map<string, number>();
+  private readonly indexResults = new Set<number>();
+  /** Results without an id or a call to answer, by payload: how many were read. */
+  private readonly loose = new Map<string, number>();
+
+  constructor(readonly b: SessionBuilder) {}
+
+  private sync(): void {
+    const { calls, results } = this.b.session;
+    for (; this.calls < calls.length; this.calls++) {
+      const id = calls[this.calls].id;
+      if (id !== undefined) push(this.byId, id, this.calls);
+      else push(this.byPrint, this.print(this.calls), this.calls);
+    }
+    for (; this.results < results.length; this.results++) {
+      const r = results[this.results];
+      if (r.callIndex !== undefined) this.indexResults.add(r.callIndex);
+      else if (r.callId !== undefined) this.idResults.set(r.callId, (this.idResults.get(r.callId) ?? 0) + 1);
+    }
+  }
+
+  private print(i: number): string {
+    const c = this.b.session.calls[i];
+    return (this.prints[i] ??= callFingerprint(c.name, c.args, c.argumentsRaw));
+  }
+
+  /** Whether a call with this id (and this name, when given) is in the session. */
+  hasCall(id: string | undefined, name?: string): boolean {
+    this.sync();
+    const same = id === undefined ? undefined : this.byId.get(id);
+    return same !== undefined && (name === undefined || same.some((i) => this.b.session.calls[i].name === name));
+  }
+
+  /** Whether a call with this id still waits for a result. */
+  waitingFor(id: string): boolean {
+    this.sync();
+    return (this.idResults.get(id) ?? 0) < (this.byId.get(id)?.length ?? 0);
+  }
+
+  /** Whether a result answers call `i` (by position, or by its id: the first calls with an id are answered first). */
+  answered(i: number): boolean {
+    this.sync();
+    if (this.indexResults.has(i)) return true;
+    const id = this.b.session.calls[i]?.id;
+    return id !== undefined && (this.idResults.get(id) ?? 0) > this.byId.get(id)!.indexOf(i);
+  }
+
+  /** The call a listed call is a copy of: one with the same id, tool and arguments (an output recorded by two
+   *  spans). In a history, calls without an id too, by tool and arguments: the k-th time a history shows a call is
+   *  the session's k-th such call, and one shown more often than the session has it is new. */
+  copyOf(name: string, id: string | undefined, argsAt: NodeRef | undefined, args: unknown, history?: History): number | undefined {
+    this.sync();
+    if (id === undefined ? !history : !history && !this.byId.has(id)) return undefined;
+    const decoded = argsAt ? decodeArguments(argsAt.doc, argsAt.path, args, 'any') : { args: {}, raw: undefined };
+    const print = callFingerprint(name, decoded.args, decoded.raw);
+    const matches = id === undefined ? this.byPrint.get(print) ?? [] : (this.byId.get(id) ?? []).filter((i) => this.print(i) === print);
+    if (!history) return matches[0];
+    return matches[history.show((id ?? '') + '\u0000' + print) - 1];
+  }
+
+  /** Record a call; returns its index in the session. */
+  call(name: string, id: string | undefined, at: NodeRef, namePath: JsonPath, argsAt: NodeRef | undefined, args: unknown, turn?: number): number {
+    return this.b.call({ name, id, at, namePath, argsPath: [], argsAt: argsAt ?? at, args: argsAt ? args : undefined, expect: 'any' }, turn).index;
+  }
+
+  /** Record a result, unless it is one recorded before: by id, once for each call with that id (once when none
+   *  has it); by call index, once. */
+  result(id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined, transport: TransportSignals = {}, callIndex?: number): void {
+    this.sync();
+    if (id !== undefined ? (this.idResults.get(id) ?? 0) >= Math.max(1, this.byId.get(id)?.length ?? 0) : callIndex !== undefined && this.answered(callIndex)) return;
+    this.b.result({ at, callId: id, callIndex, payload, payloadPath, transport });
+    this.b.breakTurn();
+  }
+
+  /** A result a message lists: by its id; without one, it answers the next call of the history's latest message
+   *  with calls; a result no call precedes is read once for as often as a history shows it. */
+  listedResult(history: History | undefined, id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined): void {
+    if (id !== undefined) return this.result(id, at, payload, payloadPath);
+    const index = history?.answering.shift();
+    if (index !== undefined) return this.result(undefined, at, payload, payloadPath, {}, index);
+    if (history) {
+      const key = valueKey(payload);
+      const k = history.show('\u0001' + key);
+      if (k <= (this.loose.get(key) ?? 0)) return;
+      this.loose.set(key, k);
+    }
+    this.result(undefined, at, payload, payloadPath);
+  }
+
+  /** Read one message of a history (or of a span's output, without one). */
+  message(history?: History): MessageCalls {
+    return new MessageCalls(this, history);
+  }
+}
+
+/** One message's calls: each is read unless it is a copy (see `TraceCalls.copyOf`); the new ones are one turn. */
+export class MessageCalls {
+  private turn?: number;
+  private listed = false;
+
+  constructor(private readonly t: TraceCalls, private readonly history?: History) {}
+
+  /** Returns whether the call was new. */
+  call(name: string, id: string | undefined, at: NodeRef, namePath: JsonPath, argsAt: NodeRef | undefined, args: unknown): boolean {
+    let index = this.t.copyOf(name, id, argsAt, args, this.history);
+    const fresh = index === undefined;
+    if (index === undefined) index = this.t.call(name, id, at, namePath, argsAt, args, (this.turn ??= this.t.b.newTurn()));
+    if (this.history) {
+      if (!this.listed) this.history.answering = [];
+      this.history.answering.push(index);
+    }
+    this.listed = true;
+    return fresh;
+  }
+
+  result(id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined): void {
+    this.t.listedResult(this.history, id, at, payload, payloadPath);
+  }
+}
+
+function push<K>(m: Map<K, number[]>, k: K, i: number): void {
+  const list = m.get(k);
+  if (list) list.push(i);
+  else m.set(k, [i]);
+}
+
 /** Message parts (OTel GenAI): `[{role, parts: [{type: "tool_call", id, name, arguments} | {type:
- *  "tool_call_response", id, response|result}]}]`, as an array or a JSON string. */
-export function readPartsMessages(t: TraceCalls, where: Located, calls: boolean, results: boolean): number {
+ *  "tool_call_response", id, response|result}]}]`, as an array or a JSON string. `history`: these messages are a
+ *  model span's input (then they replay calls and results read before). */
+export function readPartsMessages(t: TraceCalls, where: Located, calls: boolean, results: boolean, history?: History): number {
   let n = 0;
   const list = where.value;
   if (!Array.isArray(list)) return 0;
   list.forEach((m, i) => {
     if (!isPlainObject(m) || !Array.isArray(m.parts)) return;
-    let turn: number | undefined;
+    const msg = t.message(history);
     m.parts.forEach((p, j) => {
       if (!isPlainObject(p)) return;
       const at = { doc: where.doc, path: [...where.path, i, 'parts', j] };
       if (p.type === 'tool_call' && typeof p.name === 'string' && calls) {
-        if (t.hasCall(str(p.id))) return;
-        turn ??= t.b.newTurn();
-        t.call(p.name, str(p.id), at, ['name'], 'arguments' in p ? { doc: at.doc, path: [...at.path, 'arguments'] } : undefined, p.arguments, turn);
-        n += 1;
+        if (msg.call(p.name, str(p.id), at, ['name'], 'arguments' in p ? { doc: at.doc, path: [...at.path, 'arguments'] } : undefined, p.arguments)) n += 1;
       } else if (p.type === 'tool_call_response' && results) {
         const key = 'response' in p ? 'response' : 'result';
-        t.result(str(p.id), at, p[key], [key]);
+        msg.result(str(p.id), at, p[key], [key]);
       }
     });
   });
@@ -337,46 +454,42 @@ export function readPartsMessages(t: TraceCalls, where: Located, calls: boolean,
 }
 
 /** OpenInference flattened messages `<prefix>.N.message.*` (role, tool_calls.M.tool_call.*, tool_call_id, content). */
-function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean): number {
+function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean, history?: History): number {
   let n = 0;
   for (const [, g] of indexed(s, prefix)) {
-    let turn: number | undefined;
+    const msg = t.message(history);
     for (const [, tc] of regroup(g, 'message.tool_calls')) {
       const name = tc.get('tool_call.function.name');
-      if (!calls || !name || typeof name.value !== 'string' || t.hasCall(str(tc.get('tool_call.id')?.value))) continue;
-      turn ??= t.b.newTurn();
+      if (!calls || !name || typeof name.value !== 'string') continue;
       const args = tc.get('tool_call.function.arguments');
-      t.call(name.value, str(tc.get('tool_call.id')?.value), name.ref, [], args?.ref, args?.value, turn);
-      n += 1;
+      if (msg.call(name.value, str(tc.get('tool_call.id')?.value), name.ref, [], args?.ref, args?.value)) n += 1;
     }
     const role = str(g.get('message.role')?.value);
     const answered = g.get('message.tool_call_id');
     if (results && role === 'tool') {
       const content = g.get('message.content');
       const anchor = answered?.ref ?? content?.ref ?? g.get('message.role')!.ref;
-      t.result(str(answered?.value), anchor, content?.value, content ? [] : undefined);
+      msg.result(str(answered?.value), anchor, content?.value, content ? [] : undefined);
     }
   }
   return n;
 }
 
 /** OpenLLMetry-style flattened prompt/completion: `gen_ai.completion.N.tool_calls.M.{id,name,arguments}`. */
-function readLegacyFlat(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean): number {
+function readLegacyFlat(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean, history?: History): number {
   let n = 0;
   for (const [, g] of indexed(s, prefix)) {
-    let turn: number | undefined;
+    const msg = t.message(history);
     for (const [, tc] of regroup(g, 'tool_calls')) {
       const name = tc.get('name');
-      if (!calls || !name || typeof name.value !== 'string' || t.hasCall(str(tc.get('id')?.value))) continue;
-      turn ??= t.b.newTurn();
+      if (!calls || !name || typeof name.value !== 'string') continue;
       const args = tc.get('arguments');
-      t.call(name.value, str(tc.get('id')?.value), name.ref, [], args?.ref, args?.value, turn);
-      n += 1;
+      if (msg.call(name.value, str(tc.get('id')?.value), name.ref, [], args?.ref, args?.value)) n += 1;
     }
     if (results && str(g.get('role')?.value) === 'tool') {
       const content = g.get('content');
       const id = g.get('tool_call_id');
-      t.result(str(id?.value), id?.ref ?? content?.ref ?? g.get('role')!.ref, content?.value, content ? [] : undefined);
+      msg.result(str(id?.value), id?.ref ?? content?.ref ?? g.get('role')!.ref, content?.value, content ? [] : undefined);
     }
   }
   return n;
@@ -395,12 +508,13 @@ function readOutputs(t: TraceCalls, s: SpanRecord): number {
   return n;
 }
 
-/** The history a model span was given (calls and results). */
-function readInputs(t: TraceCalls, s: SpanRecord, calls: boolean): void {
-  readFlatMessages(t, s, 'llm.input_messages', calls, true);
+/** The history a model span was given (calls and results): each way of writing it replays the same conversation,
+ *  so each is a history of its own. */
+function readInputs(t: TraceCalls, s: SpanRecord): void {
+  readFlatMessages(t, s, 'llm.input_messages', true, true, new History());
   const input = located(attr(s, 'gen_ai.input.messages', 'gen_ai.prompt'));
-  if (input) readPartsMessages(t, input, calls, true);
-  readLegacyFlat(t, s, 'gen_ai.prompt', calls, true);
+  if (input) readPartsMessages(t, input, true, true, new History());
+  readLegacyFlat(t, s, 'gen_ai.prompt', true, true, new History());
 }
 
 /** Tool definitions: `llm.tools.N.tool.json_schema` and `gen_ai.tool.definitions`. */
@@ -446,12 +560,22 @@ function readToolSpan(t: TraceCalls, s: SpanRecord): void {
   const id = str(attr(s, 'gen_ai.tool.call.id', 'tool.id', 'tool_call.id', 'tool.call.id')?.value);
   const args = attr(s, 'gen_ai.tool.call.arguments', 'tool.parameters', 'input.value', 'tool_arguments', 'input');
   const out = attr(s, 'gen_ai.tool.call.result', 'output.value', 'tool_response', 'output');
-  if (!t.hasCall(id)) {
-    const at = nameAttr?.ref ?? s.ref;
-    t.call(name, id, at, [], args?.ref, args?.value, t.b.newTurn());
+  const result = (callId: string | undefined, callIndex?: number) => t.result(callId, out?.ref ?? s.ref, out?.value, out ? [] : undefined, spanTransport(s), callIndex);
+  if (id !== undefined && t.hasCall(id)) {
+    if (t.waitingFor(id)) return result(id);
+    // every call with this id is answered: the same execution recorded again, unless the span names another tool
+    // (then it ran a call of its own that reuses the id)
+    if (nameAttr === undefined || t.hasCall(id, name)) return;
+  } else if (id === undefined) {
+    // without an id it answers the earliest unanswered call of its tool
+    const i = unansweredByName(t.b, name);
+    if (i !== undefined) {
+      const call = t.b.session.calls[i];
+      return result(call.id, call.id === undefined ? i : undefined);
+    }
   }
-  const callIndex = id === undefined ? t.b.session.calls.length - 1 : undefined;
-  t.result(id, out?.ref ?? s.ref, out?.value, out ? [] : undefined, spanTransport(s), callIndex);
+  const index = t.call(name, id, nameAttr?.ref ?? s.ref, [], args?.ref, args?.value, t.b.newTurn());
+  result(id, id === undefined ? index : undefined);
 }
 
 /** Read one trace's spans (any order) into a session. */
@@ -464,8 +588,8 @@ export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
     if (isToolSpan(s)) {
       readToolSpan(t, s);
     } else {
-      // The history first (it happened before this span's output), then the output; each id once.
-      readInputs(t, s, true);
+      // The history first (it happened before this span's output), then the output; each call once.
+      readInputs(t, s);
       readOutputs(t, s);
     }
   }

@@ -6,7 +6,7 @@ import { SessionContext } from '../checks/check';
 import { fingerprintOf, pairingOf } from '../checks/pairing';
 import type { Profile } from '../contracts/compile';
 import { emptyContracts, type ContractSet } from '../contracts/types';
-import type { FileResult } from '../engine';
+import type { CheckedSession, FileResult } from '../engine';
 import { fixtureFingerprint } from '../fixtures/freeze';
 import { fixtureCall, replayFixture, type ReplayOutcome } from '../fixtures/replay';
 import type { Finding, Span, ToolCall } from '../model';
@@ -179,9 +179,6 @@ function oneLine(s: string, max: number): string {
 
 /** Build the table from a file checked with `keepModel: true`. */
 export function buildDecisionTable(result: FileResult, options: TableOptions = {}): DecisionTable {
-  const contracts = options.contracts ?? emptyContracts();
-  const profile = options.profile ?? 'strict';
-  const volatile = new Set(options.volatileTools ?? []);
   const byCall = new Map<string, Finding[]>();
   const other: DecisionTable['other'] = [];
   for (const f of result.findings) {
@@ -195,13 +192,13 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
     else byCall.set(key, [f]);
   }
   const turns: TableTurn[] = [];
-  const census = new Map<string, CensusTool>();
+  const census = new KeyCensus();
   const codes = new Set<string>();
   const tools = new Set<string>();
   for (const f of result.findings) codes.add(f.code);
   (result.model ?? []).forEach((checked, s) => {
-    const { session, format } = checked;
-    const ctx = new SessionContext(session, format, contracts, profile, () => undefined, volatile);
+    const { session } = checked;
+    const ctx = censusContext(checked, options);
     const pairing = pairingOf(ctx);
     const seen = new Set<string>();
     let current: TableTurn | undefined;
@@ -218,7 +215,7 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
       }
       current.rows.push(row);
       current.calls++;
-      addToCensus(census, ctx, s, call, findings, row.span);
+      census.mark(census.count(ctx, s, call), findings);
     }
   });
   return {
@@ -226,7 +223,7 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
     calls: result.calls,
     sessions: result.sessions,
     turns,
-    census: [...census.values()],
+    census: census.tools(),
     other,
     codes: [...codes].sort(),
     tools: [...tools].sort(),
@@ -387,6 +384,11 @@ function render(v: unknown, nodes: Node[]): string {
   return out;
 }
 
+/** A call's arguments as the table's short text, without marks (an example call of a shape). */
+export function argsText(ctx: SessionContext, call: ToolCall): string {
+  return shortArgs(ctx, call, []).text;
+}
+
 function shortArgs(ctx: SessionContext, call: ToolCall, findings: Finding[]): { text: string; marks: ArgMark[] } {
   const eff = ctx.effectiveArgs(call);
   const marks: ArgMark[] = [];
@@ -456,37 +458,69 @@ function missingKeys(ctx: SessionContext, call: ToolCall, args: unknown): string
 
 // ---- the key-shape census -----------------------------------------------------------------------------------
 
-function addToCensus(census: Map<string, CensusTool>, ctx: SessionContext, s: number, call: ToolCall, findings: Finding[], span: Span): void {
-  let tool = census.get(call.name);
-  if (!tool) {
-    tool = { tool: call.name, calls: 0, shapes: [] };
-    census.set(call.name, tool);
-  }
-  tool.calls++;
+/** The context the table (and the census) reads a checked session with: contracts as the table was given them. */
+export function censusContext(checked: CheckedSession, options: Pick<TableOptions, 'contracts' | 'profile' | 'volatileTools'> = {}): SessionContext {
+  return new SessionContext(checked.session, checked.format, options.contracts ?? emptyContracts(), options.profile ?? 'strict', () => undefined, new Set(options.volatileTools ?? []));
+}
+
+/** The sorted top-level keys of a call's arguments, or null when they are not an object (a shape of its own). */
+export function shapeKeys(ctx: SessionContext, call: ToolCall): string[] | null {
   const eff = ctx.effectiveArgs(call);
-  const keys = isObj(eff.args) && eff.encoding !== 'invalid' && eff.encoding !== 'non-object' ? Object.keys(eff.args).sort() : null;
-  const id = keys === null ? null : JSON.stringify(keys);
-  let shape = tool.shapes.find((x) => (x.keys === null ? null : JSON.stringify(x.keys)) === id);
-  if (!shape) {
-    const schema = ctx.contractFor(call.name)?.contract.arguments;
-    let extra: string[] = [];
-    let missing: string[] = [];
-    if (keys && isObj(schema)) {
-      const props = isObj(schema.properties) ? Object.keys(schema.properties) : [];
-      const open = ctx.profile === 'json-schema' ? schema.additionalProperties !== false : schema.additionalProperties === true || isObj(schema.additionalProperties);
-      if (!open && isObj(schema.properties)) extra = keys.filter((k) => !props.includes(k));
-      if (Array.isArray(schema.required)) missing = (schema.required as unknown[]).filter((k): k is string => typeof k === 'string' && !keys.includes(k));
+  return isObj(eff.args) && eff.encoding !== 'invalid' && eff.encoding !== 'non-object' ? Object.keys(eff.args).sort() : null;
+}
+
+/** One string per shape, for lookups and for comparing runs. */
+export function shapeId(keys: readonly string[] | null): string {
+  return keys === null ? '!' : JSON.stringify(keys);
+}
+
+/** The census, one call at a time: the decision table feeds it a file's sessions, `compare` a whole run's, as
+ *  each session is checked. `count` then `mark` (with the call's findings, which may come later). */
+export class KeyCensus {
+  private readonly byTool = new Map<string, { tool: CensusTool; byId: Map<string, CensusShape> }>();
+
+  /** Count a call under its tool and shape; returns the shape (new shapes record where they were first seen). */
+  count(ctx: SessionContext, s: number, call: ToolCall): CensusShape {
+    let entry = this.byTool.get(call.name);
+    if (!entry) {
+      entry = { tool: { tool: call.name, calls: 0, shapes: [] }, byId: new Map() };
+      this.byTool.set(call.name, entry);
     }
-    shape = { keys, count: 0, extra, missing, breaks: extra.length > 0 || missing.length > 0, codes: [], first: { session: s, index: call.index, turn: call.turn, span } };
-    tool.shapes.push(shape);
+    entry.tool.calls++;
+    const keys = shapeKeys(ctx, call);
+    const id = shapeId(keys);
+    let shape = entry.byId.get(id);
+    if (!shape) {
+      const schema = ctx.contractFor(call.name)?.contract.arguments;
+      let extra: string[] = [];
+      let missing: string[] = [];
+      if (keys && isObj(schema)) {
+        const props = isObj(schema.properties) ? Object.keys(schema.properties) : [];
+        const open = ctx.profile === 'json-schema' ? schema.additionalProperties !== false : schema.additionalProperties === true || isObj(schema.additionalProperties);
+        if (!open && isObj(schema.properties)) extra = keys.filter((k) => !props.includes(k));
+        if (Array.isArray(schema.required)) missing = (schema.required as unknown[]).filter((k): k is string => typeof k === 'string' && !keys.includes(k));
+      }
+      shape = { keys, count: 0, extra, missing, breaks: keys === null || extra.length > 0 || missing.length > 0, codes: [], first: { session: s, index: call.index, turn: call.turn, span: spanOf(call.at) } };
+      entry.tool.shapes.push(shape);
+      entry.byId.set(id, shape);
+    }
+    shape.count++;
+    return shape;
   }
-  shape.count++;
-  for (const f of findings) {
-    if (!SHAPE_CODES.has(f.code)) continue;
-    shape.breaks = true;
-    if (!shape.codes.includes(f.code)) shape.codes.push(f.code);
+
+  /** A call's shape findings (extra-key, missing-key, unknown-tool) mark its shape as breaking. */
+  mark(shape: CensusShape, findings: readonly Finding[]): void {
+    for (const f of findings) {
+      if (!SHAPE_CODES.has(f.code)) continue;
+      shape.breaks = true;
+      if (!shape.codes.includes(f.code)) shape.codes.push(f.code);
+    }
   }
-  if (keys === null) shape.breaks = true;
+
+  /** Per tool in order of first appearance; shapes in order of first appearance. */
+  tools(): CensusTool[] {
+    return [...this.byTool.values()].map((e) => e.tool);
+  }
 }
 
 /** The row under a source offset: the innermost call whose source holds it. */

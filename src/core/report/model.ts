@@ -36,7 +36,7 @@ export interface Report {
   summary: { files: number; calls: number; error: number; warning: number; info: number; baselined?: number; notRead?: number };
 }
 
-export function toDiagnostic(f: Finding, index: LineIndex): ReportDiagnostic {
+export function toDiagnostic(f: Finding, index: Pick<LineIndex, 'position'>): ReportDiagnostic {
   const start = index.position(f.span.start);
   const end = index.position(Math.max(f.span.end, f.span.start));
   const d: ReportDiagnostic = { code: f.code, severity: f.severity, message: f.message, line: start.line, column: start.column, endLine: end.line, endColumn: end.column };

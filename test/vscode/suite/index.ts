@@ -20,6 +20,7 @@ export function run(): Promise<void> {
   require('./adoption.test');
   require('./eval.test');
   require('./reading.test');
+  require('./compare.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });
