@@ -2,19 +2,12 @@
 // them, neither imports the other. Everything from a trace travels as data and is shown as text. A place in a file
 // travels as a number (`ref`) that the host resolves: the page never names a file it may open.
 import type { Severity } from '../core/model';
+import type { SideStats } from '../core/report/compare';
 
-export interface SideView {
+/** A side's counts (the core's SideStats) and what the editor adds. */
+export interface SideView extends SideStats {
   /** The files or folders the side was made of. */
   label: string;
-  files: number;
-  calls: number;
-  sessions: number;
-  tools: number;
-  findings: number;
-  per100Calls: number;
-  error: number;
-  warning: number;
-  info: number;
   /** Files read that no reader understood. */
   skipped: number;
   /** The side is frozen fixtures (mock coverage is shown). */

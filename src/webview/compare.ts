@@ -4,6 +4,7 @@
 // variables only (media/compare.css). Long lists are drawn a page at a time. After each draw the page reports what
 // it shows, read back from its DOM, so tests check the page rather than the data sent to it.
 import type { ComparePageState, CompareView, CoverageToolView, FindingGroup, FindingView, FromPage, PageReport, ShapeView, ToPage, UncoveredView } from './compare-protocol';
+import { $, el } from './dom';
 
 interface VsCodeApi {
   postMessage(message: FromPage): void;
@@ -20,13 +21,6 @@ let state: ComparePageState | undefined = vscode.getState();
 let view: CompareView | undefined;
 const frozen = new Map<number, { status: string; path: string }>();
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function save(): void {
@@ -105,13 +99,22 @@ function renderSide(box: HTMLElement, name: 'A' | 'B', s: CompareView['a']): voi
 
 function renderVerdict(v: CompareView): void {
   const box = $('verdict');
+  $('progress').textContent = `Compared in ${v.millis} ms.`;
+  if (v.coverage) {
+    // against mocks, what matters is what they never produced; the fixtures' own findings are not "fixed" by a run
+    const c = v.coverage;
+    box.className = c.uncovered ? 'differs' : 'agrees';
+    box.textContent = c.uncovered
+      ? `✗ The fixtures miss ${plural(c.uncovered, 'shape')} of ${c.shapes} that the traces show`
+      : `✓ The fixtures cover every shape the traces show (${plural(c.shapes, 'shape')})`;
+    return;
+  }
   const fixed = v.findings.fixed.total ? `; ${v.findings.fixed.total} fixed` : '';
   const newErrors = v.findings.new.items.filter((f) => f.severity !== 'info').length;
   box.className = v.differs ? 'differs' : 'agrees';
   box.textContent = v.differs
     ? `✗ B differs from A: ${plural(v.newShapes, 'new shape')}, ${plural(v.findings.new.total, 'new finding')}${newErrors < v.findings.new.total ? ` (${newErrors} error or warning)` : ''}${fixed}`
     : `✓ The runs agree: no new shape, no new error or warning${fixed}`;
-  $('progress').textContent = `Compared in ${v.millis} ms.`;
 }
 
 // ---- key shapes ---------------------------------------------------------------------------------------------
@@ -177,12 +180,12 @@ function renderShapes(v: CompareView): void {
 
 const ICON: Record<string, string> = { error: '✗', warning: '⚠', info: 'ℹ' };
 
-function findingRow(f: FindingView): HTMLElement {
+function findingRow(f: FindingView, fixed = false): HTMLElement {
   const li = el('li', `finding ${f.severity}`);
   li.dataset.ref = String(f.ref);
   li.dataset.code = f.code;
   if (f.tool !== undefined) li.dataset.tool = f.tool;
-  li.append(el('span', 'icon', ICON[f.severity] ?? '•'), el('span', 'code', f.code), el('span', 'message', f.message), placeButton(f.where, f.ref));
+  li.append(el('span', 'icon', fixed ? '✓' : ICON[f.severity] ?? '•'), el('span', 'code', f.code), el('span', 'message', f.message), placeButton(f.where, f.ref));
   li.title = f.message;
   return li;
 }
@@ -192,7 +195,7 @@ function renderFindings(id: 'new' | 'fixed' | 'unchanged', title: string, g: Fin
   for (const f of g.items) codes.set(f.code, (codes.get(f.code) ?? 0) + 1);
   const byCode = [...codes].sort((x, y) => y[1] - x[1]).slice(0, 6).map(([c, n]) => `${c} ×${n}`).join(', ');
   $(`${id}-summary`).textContent = `${title} (${g.total})${byCode ? `: ${byCode}` : ''}`;
-  paged($(id), $(`${id}-more`), g.items, g.total, findingRow);
+  paged($(id), $(`${id}-more`), g.items, g.total, (f) => findingRow(f, id === 'fixed'));
   if (!g.total) $(id).append(el('li', 'none', id === 'new' ? 'B brings no finding A did not have.' : id === 'fixed' ? 'Every finding of A is still in B.' : 'No finding is in both runs.'));
 }
 
@@ -221,7 +224,8 @@ function uncoveredRow(tool: string, s: UncoveredView): HTMLElement {
   row.dataset.ref = String(s.ref);
   row.append(shapeKeys(s), el('span', 'count', `×${s.count}`));
   if (s.breaks) row.append(el('span', 'verdict', `✗ ${s.codes.join(', ') || 'breaks the contract'}`));
-  row.append(placeButton(s.where, s.ref), el('span', 'args', s.args), freezeCell(s));
+  // the button before the long parts, so that a narrow panel never hides it
+  row.append(freezeCell(s), placeButton(s.where, s.ref), el('span', 'args', s.args));
   row.title = s.args;
   return row;
 }
@@ -280,9 +284,9 @@ function render(v: CompareView): void {
   renderFindings('fixed', 'Fixed in B', v.findings.fixed);
   renderFindings('unchanged', 'Unchanged', v.findings.unchanged);
   $('main').hidden = false;
-  for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details[data-section]'))) {
-    if (state?.closed?.includes(d.dataset.section!)) d.open = false;
-  }
+  // against fixtures, the findings' lists start closed (the fixtures' own findings are not "fixed" by the traces)
+  const closed = state?.closed ?? (v.coverage ? ['fixed', 'unchanged'] : ['unchanged']);
+  for (const d of Array.from(document.querySelectorAll<HTMLDetailsElement>('details[data-section]'))) d.open = !closed.includes(d.dataset.section!);
   if (state?.scrollTop) document.scrollingElement?.scrollTo(0, state.scrollTop);
   report();
 }

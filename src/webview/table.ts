@@ -3,6 +3,7 @@
 // height rows), so a trace of 10,000 calls opens as fast as one of ten. Colours come from --vscode-* variables only
 // (media/table.css). State (scroll, selection, filters) is kept with setState, so a reload or a restart restores it.
 import type { FromPage, Item, PageState, RowItem, TableMeta, ToPage } from './protocol';
+import { $, el } from './dom';
 
 interface VsCodeApi {
   postMessage(message: FromPage): void;
@@ -25,13 +26,6 @@ let highlighted: string | undefined;
 let reportedGeneration = -1;
 let restoreScroll: number | undefined = state.scrollTop;
 
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const viewport = $<HTMLDivElement>('rows');
 const spacer = $<HTMLDivElement>('spacer');

@@ -183,6 +183,7 @@ module.exports = async function ui({ page, screenshot, log, workspace, extension
   await frame.locator('#coverage .frozen.written').waitFor({ state: 'visible', timeout: 15000 });
   await screenshot('compare-fixtures-dark');
   await colorTheme(page, 'Light Modern', 'vs');
+  await frame.waitForFunction(() => getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number).reduce((x, y) => x + y) > 600, null, { timeout: 10000 });
   await screenshot('compare-fixtures-light');
 
   // 6. a hostile trace as run B: its tool names and messages are text, nothing runs
@@ -223,7 +224,7 @@ module.exports = async function ui({ page, screenshot, log, workspace, extension
   await run(page, 'summary.md');
   await page.locator('.tab.active:has-text("summary.md")').waitFor({ state: 'visible', timeout: 20000 });
   await run(page, '>Markdown: Open Preview');
-  const preview = await webviewFrame(page, 'table');
+  const preview = await webviewFrame(page, 'h3 >> nth=0');
   await preview.locator('table').first().waitFor({ state: 'visible', timeout: 30000 });
   const heading = (await preview.locator('h3').first().innerText()).trim();
   const fileLinks = await preview.locator('a[href*="fixtures/traces/"]').count();

@@ -141,3 +141,37 @@ describe('spans: ids reused', () => {
     assert.deepEqual(cross, ['duplicate-call-id fetch']);
   });
 });
+
+describe('spans: flattened prompt and completion attributes (OpenLLMetry style)', () => {
+  /** `gen_ai.<kind>.N.*` attributes of messages `[role, content?, call?]`, a call as `[id, name, args]`. */
+  const flat = (kind: string, messages: [string, string?, [string | undefined, string, string]?][]) => {
+    const a: Record<string, unknown> = {};
+    messages.forEach(([role, content, c], i) => {
+      const k = `gen_ai.${kind}.${i}`;
+      a[`${k}.role`] = role;
+      if (content !== undefined) a[`${k}.content`] = content;
+      if (role === 'tool' && c?.[0]) a[`${k}.tool_call_id`] = c[0];
+      if (role === 'assistant' && c) {
+        if (c[0]) a[`${k}.tool_calls.0.id`] = c[0];
+        a[`${k}.tool_calls.0.name`] = c[1];
+        a[`${k}.tool_calls.0.arguments`] = c[2];
+      }
+    });
+    return a;
+  };
+  const model = (prompt: Parameters<typeof flat>[1], completion: Parameters<typeof flat>[1]) => span({ 'gen_ai.operation.name': 'chat', ...flat('prompt', prompt), ...flat('completion', completion) });
+
+  for (const id of ['c1', undefined]) {
+    it(`a completion's call, replayed with its tool message in the next prompt, is one call and one result (${id ? 'with ids' : 'without ids'})`, () => {
+      const c: [string | undefined, string, string] = [id, 'lookup', '{"q": "a"}'];
+      const { s, cross } = read([
+        model([['user', 'go']], [['assistant', undefined, c]]),
+        model([['user', 'go'], ['assistant', undefined, c], ['tool', 'A', c]], [['assistant', 'done']]),
+      ]);
+      assert.deepEqual(s.calls.map((x) => [x.name, x.id, x.args]), [['lookup', id, { q: 'a' }]]);
+      assert.deepEqual(pairs(s), ['lookup#0']);
+      assert.equal(s.results[0].payload, 'A');
+      assert.deepEqual(cross, []);
+    });
+  }
+});

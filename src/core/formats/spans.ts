@@ -453,43 +453,29 @@ export function readPartsMessages(t: TraceCalls, where: Located, calls: boolean,
   return n;
 }
 
-/** OpenInference flattened messages `<prefix>.N.message.*` (role, tool_calls.M.tool_call.*, tool_call_id, content). */
-function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean, history?: History): number {
-  let n = 0;
-  for (const [, g] of indexed(s, prefix)) {
-    const msg = t.message(history);
-    for (const [, tc] of regroup(g, 'message.tool_calls')) {
-      const name = tc.get('tool_call.function.name');
-      if (!calls || !name || typeof name.value !== 'string') continue;
-      const args = tc.get('tool_call.function.arguments');
-      if (msg.call(name.value, str(tc.get('tool_call.id')?.value), name.ref, [], args?.ref, args?.value)) n += 1;
-    }
-    const role = str(g.get('message.role')?.value);
-    const answered = g.get('message.tool_call_id');
-    if (results && role === 'tool') {
-      const content = g.get('message.content');
-      const anchor = answered?.ref ?? content?.ref ?? g.get('message.role')!.ref;
-      msg.result(str(answered?.value), anchor, content?.value, content ? [] : undefined);
-    }
-  }
-  return n;
-}
+/** Where flattened messages keep their fields: OpenInference `<prefix>.N.message.*` (role, tool_calls.M.tool_call.*,
+ *  tool_call_id, content), and OpenLLMetry-style `gen_ai.prompt|completion.N.*` (tool_calls.M.{id,name,arguments}). */
+interface FlatKeys { calls: string; name: string; id: string; args: string; role: string; callId: string; content: string }
+const OPENINFERENCE_KEYS: FlatKeys = { calls: 'message.tool_calls', name: 'tool_call.function.name', id: 'tool_call.id', args: 'tool_call.function.arguments',
+  role: 'message.role', callId: 'message.tool_call_id', content: 'message.content' };
+const LEGACY_KEYS: FlatKeys = { calls: 'tool_calls', name: 'name', id: 'id', args: 'arguments', role: 'role', callId: 'tool_call_id', content: 'content' };
 
-/** OpenLLMetry-style flattened prompt/completion: `gen_ai.completion.N.tool_calls.M.{id,name,arguments}`. */
-function readLegacyFlat(t: TraceCalls, s: SpanRecord, prefix: string, calls: boolean, results: boolean, history?: History): number {
+/** Flattened messages under `prefix`: their calls; with a `history` (a model span's input), their results too. */
+function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, keys: FlatKeys, history?: History): number {
   let n = 0;
   for (const [, g] of indexed(s, prefix)) {
     const msg = t.message(history);
-    for (const [, tc] of regroup(g, 'tool_calls')) {
-      const name = tc.get('name');
-      if (!calls || !name || typeof name.value !== 'string') continue;
-      const args = tc.get('arguments');
-      if (msg.call(name.value, str(tc.get('id')?.value), name.ref, [], args?.ref, args?.value)) n += 1;
+    for (const [, tc] of regroup(g, keys.calls)) {
+      const name = tc.get(keys.name);
+      if (!name || typeof name.value !== 'string') continue;
+      const args = tc.get(keys.args);
+      if (msg.call(name.value, str(tc.get(keys.id)?.value), name.ref, [], args?.ref, args?.value)) n += 1;
     }
-    if (results && str(g.get('role')?.value) === 'tool') {
-      const content = g.get('content');
-      const id = g.get('tool_call_id');
-      msg.result(str(id?.value), id?.ref ?? content?.ref ?? g.get('role')!.ref, content?.value, content ? [] : undefined);
+    const role = g.get(keys.role);
+    if (history && role && str(role.value) === 'tool') {
+      const content = g.get(keys.content);
+      const id = g.get(keys.callId);
+      msg.result(str(id?.value), id?.ref ?? content?.ref ?? role.ref, content?.value, content ? [] : undefined);
     }
   }
   return n;
@@ -501,20 +487,20 @@ function located(a: Attr | undefined): Located | undefined {
 
 /** The calls a model span outputs. */
 function readOutputs(t: TraceCalls, s: SpanRecord): number {
-  let n = readFlatMessages(t, s, 'llm.output_messages', true, false);
+  let n = readFlatMessages(t, s, 'llm.output_messages', OPENINFERENCE_KEYS);
   const out = located(attr(s, 'gen_ai.output.messages'));
   if (out) n += readPartsMessages(t, out, true, false);
-  n += readLegacyFlat(t, s, 'gen_ai.completion', true, false);
+  n += readFlatMessages(t, s, 'gen_ai.completion', LEGACY_KEYS);
   return n;
 }
 
 /** The history a model span was given (calls and results): each way of writing it replays the same conversation,
  *  so each is a history of its own. */
 function readInputs(t: TraceCalls, s: SpanRecord): void {
-  readFlatMessages(t, s, 'llm.input_messages', true, true, new History());
+  readFlatMessages(t, s, 'llm.input_messages', OPENINFERENCE_KEYS, new History());
   const input = located(attr(s, 'gen_ai.input.messages', 'gen_ai.prompt'));
   if (input) readPartsMessages(t, input, true, true, new History());
-  readLegacyFlat(t, s, 'gen_ai.prompt', true, true, new History());
+  readFlatMessages(t, s, 'gen_ai.prompt', LEGACY_KEYS, new History());
 }
 
 /** Tool definitions: `llm.tools.N.tool.json_schema` and `gen_ai.tool.definitions`. */

@@ -1,6 +1,5 @@
-// One compare panel per pair of runs (opened again, it is revealed and compared afresh). The page is static HTML with
-// a fresh nonce per load and a CSP of default-src 'none'; its script and style come from dist/webview and media
-// through asWebviewUri. The comparison travels by postMessage once the page says it is ready, never inside the HTML.
+// One compare panel per pair of runs (opened again, it is revealed and compared afresh). The page is static HTML
+// (webviewHtml.ts: a fresh nonce per load, a CSP of default-src 'none', script and styles from dist/webview and media). The comparison travels by postMessage once the page says it is ready, never inside the HTML.
 // Checking both runs runs under a cancellable progress notification, on the compare threads (runs.ts).
 import * as vscode from 'vscode';
 import type { ContractSet } from '../../core';
@@ -9,6 +8,7 @@ import type { FreezeOutcome } from '../fixtures/freeze';
 import type { CompareView, ComparePageState, FromPage, PageReport, ToPage } from '../../webview/compare-protocol';
 import { collectSide, relPath, type CollectedSide, type SideInput, type SideProgress } from './runs';
 import { buildView, type Place } from './view';
+import { webviewHtml } from '../webviewHtml';
 
 export const COMPARE_VIEW_TYPE = 'contractGuard.compare';
 const FREEZE_COMMAND = 'contractGuard.freezeCall';
@@ -82,23 +82,8 @@ export class ComparePanel implements vscode.Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const n = crypto.randomUUID().replace(/-/g, '');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'compare.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'compare.css'));
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${n}'; img-src ${webview.cspSource}; font-src ${webview.cspSource};`;
     // Static markup only: nothing from a trace, nor a file name, is in here.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>Compare runs</title>
-</head>
-<body>
-<header>
+    return webviewHtml(this.panel.webview, this.deps.extensionUri, { title: 'Compare runs', script: 'compare.js', styles: ['webview.css', 'compare.css'], body: `<header>
   <h1>Compare runs</h1>
   <div id="verdict" role="status"></div>
   <div id="progress" aria-live="polite">waiting for the runs…</div>
@@ -123,10 +108,7 @@ export class ComparePanel implements vscode.Disposable {
   <details id="sec-new" data-section="new" open><summary id="new-summary">New findings</summary><ul class="findings" id="new"></ul><div id="new-more"></div></details>
   <details id="sec-fixed" data-section="fixed" open><summary id="fixed-summary">Fixed findings</summary><ul class="findings" id="fixed"></ul><div id="fixed-more"></div></details>
   <details id="sec-unchanged" data-section="unchanged"><summary id="unchanged-summary">Unchanged findings</summary><ul class="findings" id="unchanged"></ul><div id="unchanged-more"></div></details>
-</main>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>`;
+</main>` });
   }
 
   private post(m: ToPage): void {

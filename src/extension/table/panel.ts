@@ -1,11 +1,12 @@
-// One decision table panel per trace, reused. The page is static HTML with a fresh nonce per load and a CSP of
-// default-src 'none'; its script and style come from the extension's dist/webview and media folders through
-// asWebviewUri. The table travels by postMessage after the page says it is ready, in chunks, never inside the HTML.
+// One decision table panel per trace, reused. The page is static HTML (webviewHtml.ts: a fresh nonce per load, a CSP
+// of default-src 'none', script and styles from dist/webview and media). The table travels by postMessage after the
+// page says it is ready, in chunks, never inside the HTML.
 import * as vscode from 'vscode';
 import type { ContractSet } from '../../core';
 import { rowAt, type DecisionTable, type TableRow } from '../../core/report/decision-table';
 import type { FromPage, Item, PageState, ToPage } from '../../webview/protocol';
 import { metaOf, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
+import { webviewHtml } from '../webviewHtml';
 
 export const VIEW_TYPE = 'contractGuard.decisionTable';
 /** Items in the first message: enough for the first screens; the rest follows in chunks. */
@@ -18,14 +19,6 @@ export interface PanelDeps {
   ready: Promise<unknown>;
   live: LiveModel;
   fixtures: FixtureCache;
-}
-
-function nonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
-  return s;
 }
 
 type Computed = { table: DecisionTable; items: Item[]; timings: Record<string, number> } | { error: string };
@@ -74,23 +67,8 @@ export class TablePanel implements vscode.Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const n = nonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'webview', 'table.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'table.css'));
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${n}'; img-src ${webview.cspSource}; font-src ${webview.cspSource};`;
     // Static markup only: nothing from the trace is in here.
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>Decision table</title>
-</head>
-<body>
-<header>
+    return webviewHtml(this.panel.webview, this.deps.extensionUri, { title: 'Decision table', script: 'table.js', styles: ['webview.css', 'table.css'], body: `<header>
   <h1 id="title">Decision table</h1>
   <div class="meta" id="meta">loading…</div>
   <div class="toolbar">
@@ -106,10 +84,7 @@ export class TablePanel implements vscode.Disposable {
 <div id="other-box" hidden>Not about one call: <ul id="other"></ul></div>
 <div id="rows" tabindex="0" role="grid" aria-label="Calls and gates"><div id="head" role="row"></div><div id="spacer"></div></div>
 <div id="empty" hidden>No call matches the filters.</div>
-<section id="detail" aria-live="polite" hidden></section>
-<script nonce="${n}" src="${script}"></script>
-</body>
-</html>`;
+<section id="detail" aria-live="polite" hidden></section>` });
   }
 
   reveal(column?: vscode.ViewColumn, scrollTo?: string): void {
