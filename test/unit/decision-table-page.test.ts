@@ -1,5 +1,6 @@
-// Static guards on the decision table page: trace strings only ever become text, colours only come from the theme,
-// and the page's HTML is static (a CSP of default-src 'none' with a per-load nonce, no data in it).
+// Static guards on the webview pages (the decision table, the compare): trace strings only ever become text, colours
+// only come from the theme, and each page's HTML is static (a CSP of default-src 'none' with a per-load nonce, no data
+// in it; webviewHtml.ts builds it for both panels).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,34 +10,49 @@ import { ROOT } from './helpers';
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 const code = (text: string) => text.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
 
-describe('decision table page', () => {
-  it('never turns a string into markup', () => {
-    const page = code(read('src/webview/table.ts'));
-    for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function', 'setAttribute(\'style\'', '.href =', 'srcdoc']) {
-      assert.ok(!page.includes(sink), `src/webview/table.ts uses ${sink}`);
+const PAGES = [
+  { script: 'src/webview/table.ts', css: 'media/table.css', panel: 'src/extension/table/panel.ts' },
+  { script: 'src/webview/compare.ts', css: 'media/compare.css', panel: 'src/extension/compare/panel.ts' },
+];
+
+describe('webview pages', () => {
+  it('never turn a string into markup', () => {
+    for (const file of [...PAGES.map((p) => p.script), 'src/webview/dom.ts']) {
+      const page = code(read(file));
+      for (const sink of ['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'document.write', 'eval(', 'new Function', 'setAttribute(\'style\'', '.href =', 'srcdoc']) {
+        assert.ok(!page.includes(sink), `${file} uses ${sink}`);
+      }
     }
-    assert.match(page, /textContent = text/);
+    assert.match(code(read('src/webview/dom.ts')), /textContent = text/);
+    for (const p of PAGES) assert.match(read(p.script), /import \{ \$, el \} from '\.\/dom';/, `${p.script} builds its DOM with dom.ts`);
   });
 
-  it('takes every colour from a --vscode-* variable', () => {
-    const css = code(read('media/table.css'));
-    assert.doesNotMatch(css, /#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(/i);
-    const colours = [...css.matchAll(/(?:^|[;{\s])(color|background(?:-color)?|border(?:-(?:top|bottom|left|right))?|outline|text-decoration)\s*:\s*([^;]+);/g)];
-    assert.ok(colours.length > 20);
-    for (const [, prop, value] of colours) {
-      const named = value.replace(/var\(--vscode-[A-Za-z0-9.-]+(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)/g, '').replace(/\b(none|inherit|transparent|solid|dashed|wavy|underline|\d+px|0)\b/g, '').trim();
-      assert.equal(named, '', `${prop}: ${value}`);
+  it('take every colour from a --vscode-* variable', () => {
+    for (const file of [...PAGES.map((p) => p.css), 'media/webview.css']) {
+      const css = code(read(file));
+      assert.doesNotMatch(css, /#[0-9a-f]{3,8}\b|\brgba?\(|\bhsla?\(/i, file);
+      const colours = [...css.matchAll(/(?:^|[;{\s])(color|background(?:-color)?|border(?:-(?:top|bottom|left|right))?|outline|text-decoration)\s*:\s*([^;]+);/g)];
+      assert.ok(colours.length > (file === 'media/webview.css' ? 3 : 20), file);
+      for (const [, prop, value] of colours) {
+        const named = value.replace(/var\(--vscode-[A-Za-z0-9.-]+(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)/g, '').replace(/\b(none|inherit|transparent|solid|dashed|wavy|underline|line-through|\d+px|0)\b/g, '').trim();
+        assert.equal(named, '', `${file}: ${prop}: ${value}`);
+      }
     }
   });
 
-  it('loads a static page under a strict CSP with a fresh nonce', () => {
-    const panel = read('src/extension/table/panel.ts');
-    assert.match(panel, /default-src 'none'; style-src \$\{webview\.cspSource\}; script-src 'nonce-\$\{n\}'/);
-    assert.match(panel, /const n = nonce\(\);/, 'a nonce per load');
-    assert.match(panel, /crypto\.getRandomValues/);
-    const html = panel.slice(panel.indexOf('return `<!DOCTYPE html>'), panel.indexOf('</html>`'));
-    const interpolated = [...html.matchAll(/\$\{([^}]+)\}/g)].map((m) => m[1]).sort();
-    assert.deepEqual([...new Set(interpolated)], ['csp', 'n', 'script', 'style'], 'only the CSP, the nonce and the two asset URIs');
-    assert.match(panel, /localResourceRoots: \[vscode\.Uri\.joinPath\(deps\.extensionUri, 'dist', 'webview'\), vscode\.Uri\.joinPath\(deps\.extensionUri, 'media'\)\]/);
+  it('load a static page under a strict CSP with a fresh nonce', () => {
+    const html = read('src/extension/webviewHtml.ts');
+    assert.match(html, /default-src 'none'; style-src \$\{webview\.cspSource\}; script-src 'nonce-\$\{nonce\}'/);
+    assert.match(html, /const nonce = crypto\.randomUUID\(\)/, 'a nonce per load');
+    const doc = html.slice(html.indexOf('return `<!DOCTYPE html>'), html.indexOf('</html>`'));
+    const interpolated = [...doc.matchAll(/\$\{([^}]+)\}/g)].map((m) => m[1]).sort();
+    assert.deepEqual([...new Set(interpolated)], ['csp', 'links', 'nonce', 'page.body', 'page.title', 'script'], 'only the CSP, the nonce, the asset URIs and the caller\'s static parts');
+    for (const p of PAGES) {
+      const panel = read(p.panel);
+      const call = panel.slice(panel.indexOf('return webviewHtml('), panel.indexOf('` });', panel.indexOf('return webviewHtml(')));
+      assert.ok(call.includes('body: `'), `${p.panel} passes its body as one literal`);
+      assert.ok(!call.includes('${'), `${p.panel}: nothing is interpolated into the page`);
+      assert.match(panel, /localResourceRoots: \[vscode\.Uri\.joinPath\(deps\.extensionUri, 'dist', 'webview'\), vscode\.Uri\.joinPath\(deps\.extensionUri, 'media'\)\]/);
+    }
   });
 });
