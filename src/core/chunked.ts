@@ -5,7 +5,7 @@
 // parsed and read at once) and one very long line; for JSONL, `finish` checks the sessions of line formats at
 // the end in one go. Pure: runs in Node, the extension host and a browser worker (setImmediate or setTimeout).
 import { TraceChecker, type CheckOptions, type FileResult } from './engine';
-import { lines, stripBom, textShape } from './parse/reader';
+import { lines, shapeFromHead, stripBom } from './parse/reader';
 
 export interface ChunkOptions {
   /** Abort to stop checking (the promise rejects with the signal's reason). */
@@ -41,8 +41,8 @@ export async function checkTextChunked(text: string, options: CheckOptions = {},
   aborted(signal);
   const checker = new TraceChecker(options);
   const body = stripBom(text);
-  // decided as addText decides (one home: parse/reader textShape)
-  const whole = textShape(body, options.fileName) === 'document';
+  // decided as addText decides (parse/reader); when only the whole can tell, addText parses it once
+  const whole = shapeFromHead(body, options.fileName) !== 'lines';
   await yieldToLoop();
   aborted(signal);
   if (whole) {

@@ -12,7 +12,7 @@ import { findingFingerprint } from './baseline';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { nodeDoc, spanOf, type Doc } from './parse/doc';
-import { lines, parseUnit, stripBom, textShape } from './parse/reader';
+import { lines, linesAfterBrokenFirst, parseUnit, shapeFromHead, stripBom } from './parse/reader';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
@@ -123,11 +123,18 @@ export class TraceChecker {
   /** A whole JSON document (or a JSONL file that arrived as one text). */
   addText(text: string): void {
     text = stripBom(text);
-    if (textShape(text, this.options.fileName) === 'document') {
+    // the head decides, or one parse of the whole does (textShape's rules, with the document parsed once)
+    const head = shapeFromHead(text, this.options.fileName);
+    if (head !== 'lines') {
       const parsed = parseUnit(text, 0);
-      if (parsed.ok) this.guard(parsed.doc, () => this.readDocument(parsed.doc));
-      else if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
-      return;
+      if (parsed.ok) {
+        this.guard(parsed.doc, () => this.readDocument(parsed.doc));
+        return;
+      }
+      if (head === 'document' || !linesAfterBrokenFirst(text, this.options.fileName)) {
+        if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
+        return;
+      }
     }
     for (const line of lines(text)) this.addLine(line.text, line.base);
   }

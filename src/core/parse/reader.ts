@@ -115,13 +115,11 @@ function parsesAlone(line: string): boolean {
 }
 
 /**
- * How a text is read, decided here once from its bytes (the name only breaks a tie): `lines` (JSONL, or a recorded
- * SSE stream) or one `document`. `text` may be the head of a longer file (`complete` false): only its first lines
- * are looked at, except for a text whose first line is not JSON alone, which must be parsed whole to tell a
- * pretty-printed document from JSONL with a broken first line (given a head, that case answers `document`: read
- * the whole and ask again).
+ * How a text is read, as far as its first lines tell (the name only breaks a tie): `lines` (JSONL, or a recorded
+ * SSE stream), `document`, or undefined when only parsing the whole can tell (the first line is not JSON alone and
+ * more lines follow: a pretty-printed document, or JSONL whose first line is broken). Cheap: one line is parsed.
  */
-export function textShape(text: string, fileName?: string, complete = true): 'lines' | 'document' {
+export function shapeFromHead(text: string, fileName?: string, complete = true): 'lines' | 'document' | undefined {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   // the first non-blank line
   for (;;) {
@@ -136,24 +134,39 @@ export function textShape(text: string, fileName?: string, complete = true): 'li
   const more = nl !== -1 && (text.slice(nl + 1).trim() !== '' || !complete);
   if (!more) return named && parsesAlone(first) ? 'lines' : 'document';
   if (parsesAlone(first)) return 'lines';
-  // a head only: the whole is read and decided again (a pretty-printed array may hold lines that parse alone)
-  if (!complete) return named ? 'lines' : 'document';
-  try {
-    JSON.parse(start ? text.slice(start) : text);
-    return 'document';
-  } catch {
-    // not one document: JSONL whose first line is broken, when the lines after it parse
-  }
-  if (named) return 'lines';
-  let from = nl + 1;
-  for (let k = 0; k < 4 && from < text.length; k++) {
+  return undefined;
+}
+
+/** A text that is not one document, and whose first line is not JSON alone: JSONL with a broken first line when
+ *  the name says so or one of the next few lines parses on its own. */
+export function linesAfterBrokenFirst(text: string, fileName?: string): boolean {
+  if (fileName !== undefined && JSONL_NAME.test(fileName)) return true;
+  let from = text.indexOf('\n', text.search(/\S/)) + 1;
+  for (let k = 0; k < 4 && from > 0 && from < text.length; k++) {
     const next = text.indexOf('\n', from);
-    const line = text.slice(from, next === -1 ? text.length : next);
-    if (parsesAlone(line)) return 'lines';
+    if (parsesAlone(text.slice(from, next === -1 ? text.length : next))) return true;
     if (next === -1) break;
     from = next + 1;
   }
-  return 'document';
+  return false;
+}
+
+/**
+ * How a text is read, decided here once from its bytes: `lines` or one `document`. `text` may be the head of a
+ * longer file (`complete` false): then a text whose first line is not JSON alone answers `document` unless its
+ * name says JSONL (read the whole and ask again: a pretty-printed array may hold lines that parse alone). The
+ * engine asks `shapeFromHead` itself, so that a document is parsed once.
+ */
+export function textShape(text: string, fileName?: string, complete = true): 'lines' | 'document' {
+  const head = shapeFromHead(text, fileName, complete);
+  if (head) return head;
+  if (!complete) return fileName !== undefined && JSONL_NAME.test(fileName) ? 'lines' : 'document';
+  try {
+    JSON.parse(text);
+    return 'document';
+  } catch {
+    return linesAfterBrokenFirst(text, fileName) ? 'lines' : 'document';
+  }
 }
 
 /** Converts offsets to 1-based line and column, from the line starts of a text. */
