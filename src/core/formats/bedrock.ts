@@ -16,12 +16,12 @@
 //   already is an echo, read once; a repeated tool list is one definition per name. InvokeModel recordings of
 //   Anthropic models (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
 // A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
-import type { FormatAdapter, LineReader } from './adapter';
+import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { readAnthropicMessage, readAnthropicTools } from './anthropic';
 import { isNockRecording, nockExchanges } from './nock';
-import { PendingCalls } from './stream';
+import { EventStream } from './stream';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
 
@@ -109,18 +109,8 @@ function isEventArray(v: unknown): v is unknown[] {
 }
 
 /** One stream's events: calls grow per message and content block index, a message's calls are one turn. */
-class ConverseStream implements LineReader {
-  private readonly calls: PendingCalls;
+class ConverseStream extends EventStream {
   private message = 0;
-  private turn?: number;
-
-  constructor(private readonly b: SessionBuilder) {
-    this.calls = new PendingCalls(b);
-  }
-
-  read(doc: Doc): void {
-    this.event(doc, [], doc.value);
-  }
 
   event(doc: Doc, path: JsonPath, v: unknown): void {
     const e = eventOf(v);

@@ -13,11 +13,11 @@
 //   a fragment then belongs to the call started last, and `message-end` completes what is open. A call that got
 //   no fragment at all has no arguments (`{}`).
 // Cohere's tool messages carry no error flag.
-import type { FormatAdapter, LineReader } from './adapter';
+import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
-import { PendingCalls } from './stream';
+import { EventStream } from './stream';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj } from './util';
 
@@ -91,21 +91,11 @@ function toolCallOf(v: Obj): { call: Obj; path: JsonPath } | undefined {
   return undefined;
 }
 
-class CohereStream implements LineReader {
-  private readonly calls: PendingCalls;
+class CohereStream extends EventStream {
   private message = 0;
   private started = 0;
   /** The key of the call started last: where fragments without an index go. */
   private current?: string;
-  private turn?: number;
-
-  constructor(private readonly b: SessionBuilder) {
-    this.calls = new PendingCalls(b);
-  }
-
-  read(doc: Doc): void {
-    this.event(doc, [], doc.value);
-  }
 
   event(doc: Doc, path: JsonPath, v: unknown): void {
     if (!isEvent(v)) return;

@@ -90,10 +90,8 @@ interface Chain {
 
 const TOP: Chain = { shape: '', slots: [] };
 
-interface CallSite {
-  order: number;
-  doc: Doc;
-  path: JsonPath;
+/** What a call object says of itself: its name and arguments (paths relative to it), its id. */
+interface CallFields {
   name: string;
   namePath: JsonPath;
   argsPath: JsonPath;
@@ -102,6 +100,12 @@ interface CallSite {
   /** The id is the call's own (a call-id key, or `id` of a call block); a weak id may be a record's. */
   strongId: boolean;
   freeform: boolean;
+}
+
+interface CallSite extends CallFields {
+  order: number;
+  doc: Doc;
+  path: JsonPath;
   nested?: ResultSite;
   /** The path shape and the last array indices of the nodes that lead to the call's doc (see Chain). */
   chainShape: string;
@@ -235,14 +239,7 @@ function hasErrorSignal(o: Obj): boolean {
   return t.isError === true || (t.exitCode !== undefined && t.exitCode !== 0);
 }
 
-interface CallShape {
-  name: string;
-  namePath: JsonPath;
-  argsPath: JsonPath;
-  args: unknown;
-  id?: string;
-  strongId: boolean;
-  freeform: boolean;
+interface CallShape extends CallFields {
   /** The object the call's result would sit in (the call, or its `state`). */
   resultHolder: Obj;
   resultHolderPath: JsonPath;

@@ -10,11 +10,11 @@
 //   arguments and no `type`, message `images`, or an Ollama-only option. A `tool` message answers by
 //   `tool_call_id` when it has one, else by `tool_name` (the earliest unanswered call of that tool), else by
 //   order. Ollama has no error flag on tool messages.
-import type { FormatAdapter, LineReader } from './adapter';
+import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatTools } from './openai-chat';
-import { PendingCalls } from './stream';
+import { EventStream } from './stream';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
 
@@ -74,23 +74,13 @@ function readRequest(b: SessionBuilder, doc: Doc, v: Obj & { messages: Obj[] }):
 /** A stream's chunks (or one response). A message's calls are one turn and `done: true` ends the message; within
  *  it, chunks with the same call id or `function.index` are one call (the first name, the last arguments), so a
  *  call repeated, or named in one chunk and given its arguments in a later one with name "", is read once. */
-class ChatStream implements LineReader {
-  private readonly calls: PendingCalls;
+class ChatStream extends EventStream {
   private message = 0;
   private seq = 0;
   /** Chunks of the current message so far. */
   private chunks = 0;
-  private turn?: number;
 
-  constructor(private readonly b: SessionBuilder) {
-    this.calls = new PendingCalls(b);
-  }
-
-  read(doc: Doc): void {
-    this.chunk(doc, [], doc.value);
-  }
-
-  chunk(doc: Doc, path: JsonPath, v: unknown): void {
+  event(doc: Doc, path: JsonPath, v: unknown): void {
     if (!isChunk(v)) return;
     this.chunks += 1;
     const list = v.message.tool_calls;
@@ -143,8 +133,8 @@ export const ollama: FormatAdapter = {
         if (isRequest(v)) readRequest(b, doc, v);
         else {
           const s = new ChatStream(b);
-          if (isChunkArray(v)) v.forEach((c, i) => s.chunk(doc, [i], c));
-          else s.chunk(doc, [], v);
+          if (isChunkArray(v)) v.forEach((c, i) => s.event(doc, [i], c));
+          else s.event(doc, [], v);
           s.finish();
         }
       }, emit);

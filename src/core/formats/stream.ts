@@ -14,7 +14,7 @@
 // A call's name points at the chunk that named it; its arguments at the chunk that completed them (when they came
 // in one piece, findings point inside them as usual). JSONL of events, a JSON array of them, or SSE text (through
 // the HTTP cassette adapter) are all read by the same assembler.
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter, LineReader } from './adapter';
 import { singleSession } from './adapter';
 import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
@@ -155,6 +155,25 @@ export class PendingCalls {
     }, turn());
   }
 }
+
+/** A provider's event stream, read line by line or from a document's list of events: the calls being assembled
+ *  and the current turn. `event` reads one event found at `path` of `doc`. The one home of that frame, for the
+ *  Bedrock, Cohere and Ollama stream readers. */
+export abstract class EventStream implements LineReader {
+  protected readonly calls: PendingCalls;
+  protected turn?: number;
+
+  constructor(protected readonly b: SessionBuilder) {
+    this.calls = new PendingCalls(b);
+  }
+
+  read(doc: Doc): void {
+    this.event(doc, [], doc.value);
+  }
+
+  abstract event(doc: Doc, path: JsonPath, v: unknown): void;
+}
+
 
 /** Assembles one stream's calls into a session; `flush` writes out what is still open. */
 export class StreamAssembler {
