@@ -1,12 +1,12 @@
 // Checking one file from disk. JSONL is streamed line by line (never read whole), everything else is read
 // whole (a JSON document cannot be checked before its end). Which one a file is, is decided from its first bytes
-// (parse/reader textShape), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
+// (parse/reader shapeFromHead), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { checkBytes } from '../core/bytes';
 import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
-import { JSONL_NAME, LineIndex, textShape } from '../core/parse/reader';
+import { JSONL_NAME, LineIndex, shapeFromHead } from '../core/parse/reader';
 
 const CONTAINER = /\.eval$/i;
 /** Gzipped traces (`run.jsonl.gz`) are read through zlib, named by what they hold. */
@@ -36,8 +36,10 @@ async function headShape(file: string, name: string): Promise<'lines' | 'documen
     const buf = Buffer.alloc(1 << 16);
     const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
     const complete = bytesRead < buf.length;
-    // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing
-    return textShape(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
+    // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing; when the head
+    // cannot tell, the whole is read and addText decides with its own (single) parse
+    const head = shapeFromHead(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
+    return head ?? (JSONL_NAME.test(name) ? 'lines' : 'document');
   } finally {
     await handle.close();
   }

@@ -6,13 +6,13 @@ import { forgetPairing } from './checks/pairing';
 import type { Profile } from './contracts/compile';
 import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
-import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader, type LineSink } from './formats';
-import { SessionBuilder } from './formats/builder';
+import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader } from './formats';
+import { SessionSink } from './formats/adapter';
 import { findingFingerprint } from './baseline';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { nodeDoc, spanOf, type Doc } from './parse/doc';
-import { lines, linesAfterBrokenFirst, parseUnit, shapeFromHead, stripBom } from './parse/reader';
+import { lines, linesAfterBrokenFirst, parseUnit, shapeFromHead, SSE_LINE, stripBom } from './parse/reader';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
@@ -51,17 +51,12 @@ export interface FileResult {
   model?: CheckedSession[];
 }
 
-/** A Server-Sent Events field line or comment (see parse/reader textShape, which sends such texts here as lines). */
-const SSE_LINE = /^(data|event|id|retry):|^:/;
-
 /** How many levels below a unit readWrapped looks for units a reader claims. */
 const WRAP_DEPTH = 3;
 
 interface OpenLines {
   reader: LineReader;
-  sink: LineSink;
-  /** The sessions the format opened by name, in order of first use (absent: just the sink's builder). */
-  named?: SessionBuilder[];
+  sink: SessionSink;
 }
 
 export class TraceChecker {
@@ -148,7 +143,7 @@ export class TraceChecker {
   finish(): FileResult {
     for (const [adapter, lines] of this.open) {
       lines.reader.finish?.();
-      for (const b of lines.named ?? [lines.sink.builder]) this.checkSession(adapter.id, b.session);
+      for (const session of lines.sink.openSessions()) this.checkSession(adapter.id, session);
     }
     this.open.clear();
     this.finishFallback();
@@ -196,10 +191,11 @@ export class TraceChecker {
     const visit = (key: string | number, child: unknown) => {
       if (typeof child !== 'object' || child === null) return;
       const inner = nodeDoc(doc, [key], child);
-      if (this.adapters.some((a) => a.document?.claims(child) || a.lines?.claims(child))) {
+      const whole = this.adapters.some((a) => a.document?.claims(child));
+      if (whole || this.adapters.some((a) => a.lines?.claims(child))) {
         this.wrapped = true;
         found = true;
-        if (this.adapters.some((a) => a.document?.claims(child))) this.readDocument(inner);
+        if (whole) this.readDocument(inner);
         else this.readLine(inner);
       } else if (depth < WRAP_DEPTH && this.readWrapped(inner, depth + 1)) {
         found = true;
@@ -261,7 +257,7 @@ export class TraceChecker {
     this.fallbackLines = undefined;
     if (lines) {
       lines.reader.finish?.();
-      for (const b of lines.named ?? [lines.sink.builder]) this.held.push(b.session);
+      for (const session of lines.sink.openSessions()) this.held.push(session);
     }
     const held = this.held.splice(0);
     if (this.claimed.size > 0 || !this.fallback) return;
@@ -272,35 +268,8 @@ export class TraceChecker {
 
   /** A line reader with its sink; the sessions it names are remembered in order, so `finish` checks them all. */
   private openLines(adapter: FormatAdapter, done: (s: Session) => void): OpenLines {
-    const builder = new SessionBuilder();
-    const byKey = new Map<string, SessionBuilder>();
-    const lines: Partial<OpenLines> = {};
-    const sink: LineSink = {
-      builder,
-      sessionFor: (key) => {
-        let b = byKey.get(key);
-        if (b) return b;
-        const s = builder.session;
-        const fresh = byKey.size === 0 && s.calls.length === 0 && s.results.length === 0 && s.tools.length === 0;
-        b = fresh ? builder : new SessionBuilder(key);
-        b.session.id = key === '' ? undefined : key;
-        byKey.set(key, b);
-        const list = lines.named ?? (fresh ? [] : [builder]);
-        list.push(b);
-        lines.named = list;
-        return b;
-      },
-      closeSession: (key) => {
-        const b = byKey.get(key);
-        if (!b) return;
-        byKey.delete(key);
-        lines.named = (lines.named ?? []).filter((x) => x !== b);
-        done(b.session);
-      },
-    };
-    lines.sink = sink;
-    lines.reader = adapter.lines?.open(sink) ?? { read: () => undefined };
-    return lines as OpenLines;
+    const sink = new SessionSink(done);
+    return { sink, reader: adapter.lines?.open(sink) ?? { read: () => undefined } };
   }
 
   private count(id: string, calls?: number): void {

@@ -58,29 +58,49 @@ export function claims(adapter: FormatAdapter, value: unknown): boolean {
   return (adapter.document?.claims(value) ?? false) || (adapter.lines?.claims(value) ?? false);
 }
 
+/** A sink whose named sessions are kept in order of first use, the first name taking over `builder` while it is
+ *  still empty; `done` gets a session its format closed. The engine's line readers and `readAsLines` write here. */
+export class SessionSink implements LineSink {
+  readonly builder = new SessionBuilder();
+  private readonly byKey = new Map<string, SessionBuilder>();
+  private named?: SessionBuilder[];
+
+  constructor(private readonly done: (s: Session) => void) {}
+
+  readonly sessionFor = (key: string): SessionBuilder => {
+    let b = this.byKey.get(key);
+    if (b) return b;
+    const s = this.builder.session;
+    const fresh = this.byKey.size === 0 && s.calls.length === 0 && s.results.length === 0 && s.tools.length === 0;
+    b = fresh ? this.builder : new SessionBuilder(key);
+    b.session.id = key === '' ? undefined : key;
+    this.byKey.set(key, b);
+    (this.named ??= fresh ? [] : [this.builder]).push(b);
+    return b;
+  };
+
+  readonly closeSession = (key: string): void => {
+    const b = this.byKey.get(key);
+    if (!b) return;
+    this.byKey.delete(key);
+    this.named = (this.named ?? []).filter((x) => x !== b);
+    this.done(b.session);
+  };
+
+  /** The sessions still open, in order of first use. */
+  openSessions(): Session[] {
+    return (this.named ?? [this.builder]).map((b) => b.session);
+  }
+}
+
 /** Feed units a document holds (the events of a recorded stream body) to a line format, as the engine feeds a
  *  file's lines, and emit the sessions it built. */
 export function readAsLines(format: LineFormat, units: Doc[], emit: (s: Session) => void): void {
-  const builder = new SessionBuilder();
-  const named = new Map<string, SessionBuilder>();
-  const sink: LineSink = {
-    builder,
-    sessionFor(key) {
-      let b = named.get(key);
-      if (!b) named.set(key, (b = named.size === 0 && builder.session.calls.length === 0 ? builder : new SessionBuilder(key)));
-      return b;
-    },
-    closeSession(key) {
-      const b = named.get(key);
-      if (b && b !== builder) emit(b.session);
-      named.delete(key);
-    },
-  };
+  const sink = new SessionSink(emit);
   const reader = format.open(sink);
   for (const u of units) reader.read(u);
   reader.finish?.();
-  emit(builder.session);
-  for (const b of named.values()) if (b !== builder) emit(b.session);
+  for (const s of sink.openSessions()) emit(s);
 }
 
 /** Read a document's sessions through a single fresh builder (the common case: one document, one session). */

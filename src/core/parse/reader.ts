@@ -100,7 +100,7 @@ export function stripBom(text: string): string {
 export const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
 /** A Server-Sent Events line (`data: {...}`, `event: x`, `id:`, `retry:`, a `:` comment): a recorded stream body. */
-const SSE_LINE = /^(data|event|id|retry):|^:/;
+export const SSE_LINE = /^(data|event|id|retry):|^:/;
 
 /** Whether one line of text parses as JSON on its own. */
 function parsesAlone(line: string): boolean {
