@@ -127,6 +127,8 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
 
   // 4. keyboard: down from write_note selects the next call (skipping the turn header); Enter reveals it
   await frame.locator('#spacer .row[data-key="0:12"]').click();
+  // the click reveals write_note in the editor, which takes the focus: wait for it, so the keys below reach the table
+  await page.waitForFunction(() => /Ln 26, Col \d+ \(\d+ selected\)/.test(document.querySelector('.statusbar-item[id="status.editor.selection"]')?.textContent ?? ''), null, { timeout: 10000 });
   await frame.locator('#rows').focus();
   await frame.locator('#rows').press('ArrowDown');
   await frame.locator('#spacer .row.selected[data-key="0:13"]').waitFor({ state: 'visible', timeout: 5000 });
