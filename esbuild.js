@@ -18,6 +18,8 @@ const common = {
 const builds = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20',
     banner: { js: '#!/usr/bin/env node' } },
+  // The threads `check --jobs` checks on (src/cli/pool.ts), next to the CLI bundle.
+  { entryPoints: ['src/cli/worker.ts'], outfile: 'dist/cliWorker.js', platform: 'node', format: 'cjs', target: 'node20' },
 ];
 
 const fs = require('fs');

@@ -3,9 +3,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+/** The temporary file a write of `file` goes to before its rename (same folder, so the rename is atomic). */
+export function tempPathFor(file: string): string {
   const dir = path.dirname(path.resolve(file));
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  return path.join(dir, `.${path.basename(file)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+}
+
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const tmp = tempPathFor(file);
   try {
     await fs.writeFile(tmp, text, { flag: 'wx' });
     await fs.rename(tmp, file);

@@ -109,7 +109,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const format = oneOf('format', values.format, ['text', 'json', 'markdown'] as const, 'text');
-  const failOn: CompareFailOn = oneOf('fail-on', values['fail-on'], ['new-findings', 'new-shapes', 'never'] as const, 'any' as CompareFailOn);
+  const failOn: CompareFailOn = oneOf('fail-on', values['fail-on'], ['new-findings', 'new-shapes', 'never'] as const, 'any');
   if (values.fixtures !== undefined) {
     if (!positionals.length) throw new UsageError('compare --fixtures DIR needs the traces to hold to the fixtures; try: contract-guard compare --help');
     const settings = await loadRunSettings(values);

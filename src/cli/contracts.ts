@@ -2,7 +2,7 @@
 // A broken contract file is a usage error: one line with where and why.
 import { promises as fs } from 'node:fs';
 import type { Profile } from '../core/contracts/compile';
-import { loadContracts } from '../core/contracts/load';
+import { loadContracts, type ContractFile } from '../core/contracts/load';
 import { emptyContracts, type ContractSet } from '../core/contracts/types';
 import { LineIndex } from '../core/parse/reader';
 import { displayPath, findContractFiles, UsageError } from './files';
@@ -12,11 +12,13 @@ export interface LoadedContractFiles {
   contracts: ContractSet;
   /** Absolute paths of the contract files (so trace walking can leave them out). */
   paths: string[];
+  /** Their sources, for threads that compile the contracts again (src/cli/pool.ts). */
+  files: ContractFile[];
 }
 
 export async function loadContractPaths(given: string[], profile: Profile): Promise<LoadedContractFiles> {
   const paths = await findContractFiles(given);
-  if (!paths.length) return { contracts: emptyContracts(), paths };
+  if (!paths.length) return { contracts: emptyContracts(), paths, files: [] };
   const files = await Promise.all(paths.map(async (p) => ({ path: displayPath(p), text: await fs.readFile(p, 'utf8') })));
   const loaded = loadContracts(files, profile);
   if (loaded.findings.length) {
@@ -25,7 +27,7 @@ export async function loadContractPaths(given: string[], profile: Profile): Prom
     const pos = LineIndex.of(text).position(f.finding.span.start);
     throw new UsageError(`${f.path}:${pos.line}:${pos.column}: contract error at ${f.pointer || '(root)'}: ${f.finding.message}`);
   }
-  return { contracts: loaded.contracts, paths };
+  return { contracts: loaded.contracts, paths, files };
 }
 
 /** The contracts a command runs with: those --contracts names, else the config's "contracts" globs under its folder. */

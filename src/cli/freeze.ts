@@ -3,7 +3,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Profile } from '../core/contracts/compile';
 import { callsOnLine, checkForFreeze, freeze, verdictText } from '../core/fixtures';
 import { joinInside } from '../core/fixtures/names';
 import { loadContractPaths } from './contracts';
@@ -43,14 +42,14 @@ export async function freezeCommand(argv: string[]): Promise<number> {
   const file = m && !values.all ? m[1] : positionals[0];
   const line = m && !values.all ? Number(m[2]) : undefined;
 
-  const { contracts } = await loadContractPaths(values.contracts ?? [], profile as Profile);
+  const { contracts } = await loadContractPaths(values.contracts ?? [], profile);
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch {
     throw new UsageError(`${file}: cannot read the file`);
   }
-  const trace = checkForFreeze(text, { fileName: displayPath(path.resolve(file)), contracts, profile: profile as Profile });
+  const trace = checkForFreeze(text, { fileName: displayPath(path.resolve(file)), contracts, profile });
   let sites = line === undefined ? trace.sites : callsOnLine(trace, line);
   if (values['call-id'] !== undefined) sites = sites.filter((s) => s.callId === values['call-id']);
   if (!sites.length) {

@@ -3,30 +3,29 @@
 // I/O or contract error (one line on stderr).
 import { parseArgs } from 'node:util';
 import type { Profile } from '../core/contracts/compile';
-import { buildReport, hasFindingsAtOrAbove, reportFile, type ReportFile } from '../core/report/model';
-import { renderJson } from '../core/report/json';
-import { renderSarif } from '../core/report/sarif';
-import { renderText } from '../core/report/text';
+import { jsonlWriter, jsonWriter, markdownWriter, sarifWriter, textWriter, type ReportFile } from '../core';
 import type { Severity } from '../core/model';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { applyBaseline, buildBaseline, parseBaseline, renderBaseline } from '../core/baseline';
-import { isIgnored } from '../core/config';
-import { checkText, type FileResult } from '../core/engine';
+import { checkText } from '../core/engine';
 import { LineIndex } from '../core/parse/reader';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, findTraceFiles, UsageError } from './files';
-import { codeList, countFlag, filterByGlobs, loadConfig, oneOf, severityOf, withFlags } from './settings';
-import { checkFile } from './stream';
-import { writeFileAtomic } from './atomic';
+import { codeList, countFlag, filterByGlobs, loadConfig, oneOf, positiveFlag, severityOf, withFlags } from './settings';
+import { checkFiles, defaultJobs, type TraceTarget } from './check-files';
+import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
+import { writeReport } from './report-run';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
 import { serveCommand } from './serve';
+import { mcpCommand } from './live/mcp';
+import { otlpCommand } from './live/otlp';
+import { recordCommand } from './live/record';
+import { watchCommand } from './watch';
 import { inferCommand } from './infer';
 import { compareCommand } from './compare';
 import { tableCommand } from './table';
 import { markdownLinks } from './links';
-import { renderCheckMarkdown } from '../core/report/markdown';
 import { codesMarkdown } from '../core/report/codes-doc';
 import { CODES } from '../core/checks';
 import { readerIds } from '../core/formats';
@@ -34,10 +33,10 @@ import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';
 
-const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|sarif|markdown]
+const USAGE = `usage: contract-guard check [paths...|-] [--contracts PATH]... [--format text|json|jsonl|sarif|markdown]
                             [--profile strict|json-schema] [--fail-on error|warning|info|never]
                             [--config FILE] [--only CODE,...] [--ignore CODE,...] [--output FILE] [--no-packs]
-                            [--max-value-length N] [--baseline FILE [--update-baseline]] [--read-as READER]
+                            [--max-value-length N] [--baseline FILE [--update-baseline]] [--read-as READER] [--jobs N]
        contract-guard compare A B [--contracts PATH]... [--format text|json|markdown] [--fail-on new-findings|new-shapes|never]
        contract-guard compare --fixtures DIR TRACES... [--contracts PATH]... [--format text|json|markdown]
        contract-guard table FILE [--contracts PATH]... [--format text|json|markdown] [--fixtures DIR]
@@ -55,6 +54,9 @@ reader). A file named here (or by the config's "traces") that no reader understa
 warning; non-trace JSON met while walking a folder is only counted as "not read" in the summary.
 --baseline FILE: findings in the baseline are reported as accepted and do not fail the run; with
 --update-baseline, write every current finding to FILE instead.
+The report is written as files are checked. --format jsonl: one JSON line per finding ("path" first), then one
+{"summary": ...} line. --jobs N: check on N threads (default: the machine's cores); files, and the slices of a
+large JSONL whose lines are each a whole conversation, are checked at once; the output is the same as --jobs 1.
 --format markdown prints a summary for a pull-request comment or $GITHUB_STEP_SUMMARY (counts, a table, the first
 findings with file:line links relative to the repository root; on GitHub Actions, links to the commit).
 compare: what changed between two runs (key shapes, findings new / fixed / unchanged), or with --fixtures which
@@ -64,6 +66,10 @@ infer writes a starter contract (Contract Guard format) from the calls in the tr
 Exit codes: 0 nothing at or above --fail-on (default error), 1 findings, 2 usage, I/O or contract error.
 
 Frozen fixtures: contract-guard freeze FILE:LINE | replay [fixtures...] | serve [fixtures...] (each with --help).
+Live: contract-guard record --upstream URL (a recording proxy for model APIs; see record --help).
+Live: contract-guard watch [PATHS...] (follows growing traces, prints new findings; see watch --help).
+Live: contract-guard mcp wrap -- COMMAND (an MCP server behind a recording proxy; also --upstream URL for HTTP).
+Live: contract-guard otlp [--port N] (an OTLP/HTTP trace receiver that checks tool spans as they arrive).
 Diagnostic codes: contract-guard codes (markdown documentation of every code).
 Built-in contract packs: contract-guard packs (markdown: each pack, the version it describes, its tools).`;
 
@@ -85,6 +91,7 @@ async function check(argv: string[]): Promise<number> {
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
       'read-as': { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -101,12 +108,13 @@ async function check(argv: string[]): Promise<number> {
     maxValueLength: countFlag('max-value-length', values['max-value-length']),
   });
   const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
-  const format = oneOf('format', values.format, ['text', 'json', 'sarif', 'markdown'] as const, 'text');
+  const format = oneOf('format', values.format, ['text', 'json', 'jsonl', 'sarif', 'markdown'] as const, 'text');
+  const jobs = values.jobs === undefined ? defaultJobs() : positiveFlag('jobs', values.jobs);
   const profile = config.profile ?? 'strict';
   const failOn = config.failOn ?? 'error';
   const severity = severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore));
 
-  const { contracts, paths: contractPaths } = await loadConfiguredContracts(values.contracts, config.contracts, root, profile);
+  const { contracts, paths: contractPaths, files: contractFiles } = await loadConfiguredContracts(values.contracts, config.contracts, root, profile);
 
   // Traces: the paths given (`-` is stdin), else the config's globs, else the working folder (never the baseline).
   const baselineFile = values.baseline ?? (config.baseline !== undefined ? fromRoot(config.baseline) : undefined);
@@ -126,60 +134,29 @@ async function check(argv: string[]): Promise<number> {
       for (const t of traces) named.add(t);
     }
   }
-  const options = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength, readAs };
-  const reported: ReportFile[] = [];
-  const unknownSeverity = severity?.['unknown-format'] ?? CODES['unknown-format'].severity;
-  const add = (shown: string, relToRoot: string, result: FileResult, index: LineIndex, wanted: boolean) => {
-    result.findings = result.findings.filter((f) => !isIgnored(config.ignore, f, relToRoot));
-    const entry = reportFile(shown, result, index);
-    if (result.format === undefined && result.findings.length === 0 && wanted && unknownSeverity !== 'off') {
-      const message = readAs
-        ? `the ${readAs} reader found no trace in this file; nothing was checked`
-        : 'not a trace in any known format; nothing was checked (force a reader with --read-as, e.g. --read-as generic)';
-      entry.diagnostics.push({ code: 'unknown-format', severity: unknownSeverity, message, line: 1, column: 1, endLine: 1, endColumn: 1 });
+  const settings = { profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength, readAs };
+  const options = { ...settings, contracts };
+  const entry: EntrySettings = { ignore: config.ignore, unknownSeverity: severity?.['unknown-format'] ?? CODES['unknown-format'].severity, readAs };
+  const targets: TraceTarget[] = traces.map((file) => ({ file, shown: displayPath(file), rel: path.relative(root, file).split(path.sep).join('/'), wanted: named.has(file) }));
+  const checked = checkFiles({ targets, options, settings: { options: settings, contracts: { files: contractFiles, profile }, entry }, jobs });
+  async function* entries(): AsyncGenerator<ReportFile> {
+    if (stdin) {
+      const text = await readStdin();
+      const result = checkText(text, options);
+      const index = LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      yield fileEntry('-', result.format, result.calls, diagnosticsOf(result.findings, index, '-', entry), true, entry);
     }
-    reported.push(entry);
-  };
-  if (stdin) {
-    const text = await readStdin();
-    const result = checkText(text, options);
-    add('-', '-', result, LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text), true);
-  }
-  for (const file of traces) {
-    const { result, index } = await checkFile(file, options);
-    add(displayPath(file), path.relative(root, file).split(path.sep).join('/'), result, index, named.has(file));
+    yield* checked;
   }
 
   // Baseline: findings it accepts are reported as baselined and do not fail the run; --update-baseline writes it.
-  if (values['update-baseline']) {
-    if (!baselineFile) throw new UsageError('--update-baseline needs --baseline FILE (or "baseline" in the config)');
-    const baseline = buildBaseline(reported);
-    await writeFileAtomic(baselineFile, renderBaseline(baseline));
-    const n = baseline.findings.reduce((sum, f) => sum + (f.count ?? 1), 0);
-    process.stderr.write(`contract-guard: wrote ${n} finding${n === 1 ? '' : 's'} to the baseline ${displayPath(path.resolve(baselineFile))}\n`);
-    return 0;
-  }
-  if (baselineFile) {
-    let text: string;
-    try {
-      text = await fs.readFile(baselineFile, 'utf8');
-    } catch {
-      throw new UsageError(`${baselineFile}: cannot read the baseline (write one with --update-baseline)`);
-    }
-    const baseline = parseBaseline(text);
-    if (typeof baseline === 'string') throw new UsageError(`${baselineFile}: ${baseline}`);
-    applyBaseline(reported, baseline);
-  }
-  const report = buildReport(reported);
-  if (baselineFile) report.summary.baselined ??= 0;
   const toFile = values.output !== undefined && values.output !== '-';
-  const out = format === 'json' ? renderJson(report)
-    : format === 'sarif' ? renderSarif(report, VERSION)
-      : format === 'markdown' ? renderCheckMarkdown(report, markdownLinks())
-        : renderText(report, !toFile && process.stdout.isTTY === true);
-  if (toFile) await writeFileAtomic(values.output!, out);
-  else await new Promise<void>((resolve) => process.stdout.write(out, () => resolve()));
-  return hasFindingsAtOrAbove(report, failOn) ? 1 : 0;
+  const writer = format === 'json' ? jsonWriter()
+    : format === 'jsonl' ? jsonlWriter()
+      : format === 'sarif' ? sarifWriter(VERSION, baselineFile !== undefined)
+        : format === 'markdown' ? markdownWriter(markdownLinks())
+          : textWriter(!toFile && process.stdout.isTTY === true);
+  return writeReport(entries(), { writer, output: values.output, failOn, baselineFile, updateBaseline: values['update-baseline'] === true });
 }
 
 /** The given paths that are files (not folders), resolved as findTraceFiles resolves them. */
@@ -216,9 +193,13 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'freeze') return freezeCommand(rest);
   if (command === 'replay') return replayCommand(rest);
   if (command === 'serve') return serveCommand(rest);
+  if (command === 'record') return recordCommand(rest);
+  if (command === 'watch') return watchCommand(rest);
   if (command === 'infer') return inferCommand(rest);
   if (command === 'compare') return compareCommand(rest);
   if (command === 'table') return tableCommand(rest);
+  if (command === 'mcp') return mcpCommand(rest);
+  if (command === 'otlp') return otlpCommand(rest);
   if (command === 'packs') {
     process.stdout.write(packsMarkdown());
     return 0;

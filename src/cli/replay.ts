@@ -62,7 +62,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be one of text, json, not ${format}`);
   if (!values.contracts?.length) throw new UsageError('replay needs --contracts: the contracts to hold the fixtures to');
-  const run = await replayFiles(positionals.length ? positionals : [await configuredFixturesFolder()], values.contracts, values.profile as Profile | undefined);
+  const run = await replayFiles(positionals.length ? positionals : [await configuredFixturesFolder()], values.contracts, values.profile);
   let out: string;
   if (format === 'json') {
     const fixtures = run.outcomes.map(({ findings: _f, ...o }) => o);

@@ -52,6 +52,12 @@ export function countFlag(flag: string, value: string | undefined): number | und
   return Number(value);
 }
 
+/** A whole number of at least 1. */
+export function positiveFlag(flag: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${flag} must be a whole number of at least 1, not ${value}`);
+  return Number(value);
+}
+
 /** Files under `root` whose relative path matches the globs, from a list of candidates (absolute paths). */
 export function filterByGlobs(files: string[], root: string, globs: string[]): string[] {
   return files.filter((f) => matchesAnyGlob(path.relative(root, f).split(path.sep).join('/'), globs));

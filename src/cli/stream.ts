@@ -1,12 +1,15 @@
-// Checking one file from disk. JSONL is streamed line by line (never read whole), everything else is read
-// whole (a JSON document cannot be checked before its end). Which one a file is, is decided from its first bytes
+// Checking one file from disk. JSONL is streamed line by line (never read whole); a JSON document is read whole
+// when small, else as it streams, in parts (core/bytes.ts checkDocumentStream). Which one a file is, is decided from its first bytes
 // (parse/reader shapeFromHead), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { getHeapStatistics } from 'node:v8';
+import { createGunzip } from 'node:zlib';
+import { checkDocumentStream, DEFAULT_STREAM_LIMITS, ReadLimit, type StreamLimits } from '../core';
 import { checkBytes } from '../core/bytes';
 import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
 import { JSONL_NAME, LineIndex, shapeFromHead } from '../core/parse/reader';
+import { LimitError } from './limits';
 
 const CONTAINER = /\.eval$/i;
 /** Gzipped traces (`run.jsonl.gz`) are read through zlib, named by what they hold. */
@@ -45,6 +48,13 @@ async function headShape(file: string, name: string): Promise<'lines' | 'documen
   }
 }
 
+/** Whether checkFile streams this file as JSONL lines (the same decision it makes). */
+export async function readsAsJsonl(file: string): Promise<boolean> {
+  if (CONTAINER.test(file)) return false;
+  const inner = GZIP.test(file) ? file.slice(0, -3) : file;
+  return GZIP.test(file) ? JSONL_NAME.test(inner) : (await headShape(file, inner)) === 'lines';
+}
+
 async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<CheckedFile> {
   const gzip = GZIP.test(file);
   const inner = gzip ? file.slice(0, -3) : file;
@@ -53,42 +63,111 @@ async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<Ch
     const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
     return { result, index: LineIndex.of(result.text) };
   }
-  if (gzip ? !JSONL_NAME.test(inner) : (await headShape(file, inner)) === 'document') {
-    const bytes = await fs.readFile(file);
-    const text = (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
-    const checker = new TraceChecker({ ...options, fileName: inner });
-    checker.addText(text);
-    return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+  if (!(await readsAsJsonl(file))) {
+    if (!gzip && (await fs.stat(file)).size <= DEFAULT_STREAM_LIMITS.wholeChars) {
+      const text = (await fs.readFile(file)).toString('utf8');
+      const checker = new TraceChecker({ ...options, fileName: inner });
+      checker.addText(text);
+      return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
+    }
+    // a large document (or any gzipped one: its size is unknown) is read as it streams, in parts when large
+    const checked = await checkDocumentFile(file, gzip, { ...options, fileName: inner });
+    if (checked) return checked;
   }
   const checker = new TraceChecker({ ...options, fileName: inner });
   const index = new LineIndex();
+  const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => index.addLineStart(offset));
+  for await (const piece of decodedText(file, gzip)) cutter.push(piece);
+  cutter.end();
+  return { result: checker.finish(), index };
+}
+
+/** One JSON document from disk through checkDocumentStream (core/bytes.ts); undefined when it turned out to be JSON
+ *  lines (then it is streamed as lines). Its limits are this process's: the whole-read size and the heap watch. */
+async function checkDocumentFile(file: string, gzip: boolean, options: CheckOptions): Promise<CheckedFile | undefined> {
+  const index = new LineIndex();
+  const addLines = (text: string, offset: number) => {
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) index.addLineStart(offset + nl + 1);
+  };
+  const open = () => {
+    const source = createReadStream(file, { highWaterMark: 1 << 20 });
+    return (gzip ? source.pipe(createGunzip()) : source) as AsyncIterable<Uint8Array>;
+  };
+  try {
+    const { result, text, lines } = await checkDocumentStream(open, options, processLimits(), addLines);
+    if (lines) return undefined;
+    return { result, index: text === undefined ? index : LineIndex.of(text) };
+  } catch (e) {
+    if (e instanceof ReadLimit) throw new LimitError(e.message);
+    throw e;
+  }
+}
+
+/** The stream limits of this process: read whole only what its heap can parse; stop before the heap runs out. */
+function processLimits(): Partial<StreamLimits> {
+  const heap = getHeapStatistics().heap_size_limit;
+  const mb = Math.round(heap / 2 ** 20);
+  return {
+    maxWholeChars: Math.min(MAX_STRING, Math.floor(heap / 16)),
+    check: () => (getHeapStatistics().used_heap_size > 0.85 * heap ? `limit reached: the traces still open in this document need more than this process's ${mb} MB heap (node --max-old-space-size raises it)` : undefined),
+  };
+}
+
+/** The longest string V8 makes (0x1fffffe8 characters). */
+const MAX_STRING = 0x1fffffe8;
+
+/** A file's text as it is read, decoded piece by piece (through zlib for a `.gz`). */
+export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  let pending = '';
-  let base = 0; // offset of `pending`'s first character in the file
-  let first = true;
-  const take = (chunk: string, final: boolean) => {
-    if (first && chunk.length) {
+  const source = createReadStream(file, { highWaterMark: 1 << 20 });
+  for await (const buf of gzip ? source.pipe(createGunzip()) : source) yield decoder.write(buf as Buffer);
+  yield decoder.end();
+}
+
+/**
+ * Cuts text into JSONL lines as it arrives: a BOM at the start dropped, `\r\n` ends, a last line without a newline.
+ * `base`: the offset of the first character pushed (a slice of a file starts where the slice starts); offsets count
+ * the text without its BOM. Line starts are reported after every newline (the LineIndex of the text).
+ */
+export class LineCutter {
+  private pending = '';
+  private first: boolean;
+
+  constructor(
+    private readonly onLine: (text: string, base: number) => void,
+    private readonly onLineStart: (offset: number) => void,
+    private base = 0,
+  ) {
+    this.first = base === 0;
+  }
+
+  push(chunk: string): void {
+    this.take(chunk, false);
+  }
+
+  end(): void {
+    this.take('', true);
+  }
+
+  private take(chunk: string, final: boolean): void {
+    if (this.first && chunk.length) {
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-      first = false;
+      this.first = false;
     }
-    pending += chunk;
+    const pending = this.pending.length ? this.pending + chunk : chunk;
     let start = 0;
     for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
       const end = nl > start && pending.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      checker.addLine(pending.slice(start, end), base + start);
+      this.onLine(pending.slice(start, end), this.base + start);
       start = nl + 1;
-      index.addLineStart(base + start);
+      this.onLineStart(this.base + start);
     }
     if (final && start < pending.length) {
       const tail = pending.slice(start);
-      checker.addLine(tail.endsWith('\r') ? tail.slice(0, -1) : tail, base + start);
+      this.onLine(tail.endsWith('\r') ? tail.slice(0, -1) : tail, this.base + start);
       start = pending.length;
     }
-    base += start;
-    pending = pending.slice(start);
-  };
-  const source = createReadStream(file, { highWaterMark: 1 << 20 });
-  for await (const buf of gzip ? source.pipe(createGunzip()) : source) take(decoder.write(buf as Buffer), false);
-  take(decoder.end(), true);
-  return { result: checker.finish(), index };
+    this.base += start;
+    this.pending = pending.slice(start);
+  }
 }

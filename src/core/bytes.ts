@@ -1,8 +1,11 @@
 // The bytes entry point: a file as it is on disk. Containers (an Inspect AI `.eval` zip) become the JSON text
 // their members make (see parse/container.ts); anything else is decoded as UTF-8 and checked like any text. The
-// text the positions refer to is returned with the result.
-import { checkText, type CheckOptions, type FileResult } from './engine';
+// text the positions refer to is returned with the result. One JSON document arriving as a stream of bytes (too
+// large, maybe, for one string) is checked in parts by checkDocumentStream.
+import { checkText, TraceChecker, type CheckOptions, type FileResult } from './engine';
 import { containerText } from './parse/container';
+import { partDoc, pieceOffset } from './parse/doc';
+import { DocumentSplitter, SplitError, SplitLimit, type Part } from './parse/split';
 
 export interface BytesResult extends FileResult {
   /** The text that was checked (and that finding spans refer to). */
@@ -16,4 +19,158 @@ export function checkBytes(bytes: Uint8Array, options: CheckOptions = {}): Bytes
   const text = inner ?? new TextDecoder('utf-8').decode(bytes);
   const result = checkText(text, inner === undefined ? options : { ...options, fileName: undefined });
   return { ...result, text, container: inner !== undefined };
+}
+
+// ---- one JSON document, as a stream of bytes -----------------------------------------------------------------
+
+/** Where reading one document from a stream of bytes stops making it one string (see checkDocumentStream). */
+export interface StreamLimits {
+  /** A document of at most this many characters is read whole, exactly as checkText reads it. */
+  wholeChars: number;
+  /** A document that cannot be read in parts is still read whole up to this many characters. */
+  maxWholeChars: number;
+  /** A part is cut once the elements waiting in one array reach this many characters. */
+  partChars: number;
+  /** The most characters held at once while cutting (one value with nothing to cut it at). */
+  maxHeld: number;
+  /** Asked after each part is read: a message stops the check (the CLI watches its heap here). */
+  check?: () => string | undefined;
+}
+
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 4 << 20, maxHeld: 256 << 20 };
+
+/** A limit of reading was reached: the message is one line that says which. */
+export class ReadLimit extends Error {}
+
+export interface StreamedDocument {
+  result: FileResult;
+  /** The text, when the document was read whole (positions refer to it without its BOM). */
+  text?: string;
+  /** The bytes are JSON lines, not one document: the caller reads them as lines. */
+  lines?: true;
+}
+
+/** A part is not read as the whole would be, or is not JSON: read the document whole, or say why it cannot be. */
+class NotInParts extends Error {
+  constructor(readonly why: string, readonly parseError?: { message: string; offset: number }) {
+    super(why);
+  }
+}
+
+const UTF8 = { ignoreBOM: true } as const;
+const MB = (chars: number) => `${Math.round(chars / 2 ** 20)} MB`;
+
+/**
+ * Check one JSON document that arrives as bytes (`open` starts them again for each pass), without making one
+ * string of it when it is large. Up to `wholeChars` it is read whole, like checkText. A larger one is cut into parts
+ * (parse/split.ts) and read twice: the first pass checks that it is JSON, that its parts read as the whole would
+ * (TraceChecker.readsInParts) and lets the line reader note what each part holds (so an OTLP trace's session is
+ * checked once its last span is read); the second pass reads the parts. A document that cannot be read in parts
+ * is read whole while it fits `maxWholeChars`; past a limit a ReadLimit says which. `onText` sees the text of the
+ * pass that is read (offsets after the BOM), for the caller's line index.
+ */
+export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>, options: CheckOptions = {}, limits: Partial<StreamLimits> = {}, onText?: (text: string, offset: number) => void): Promise<StreamedDocument> {
+  const L = { ...DEFAULT_STREAM_LIMITS, ...limits };
+  const checker = new TraceChecker(options);
+  const split = { partChars: L.partChars, maxHeld: L.maxHeld };
+  // pass 1: held whole while small; then cut, every part parsed and previewed
+  const held: string[] = [];
+  let heldChars = 0;
+  let splitter: DocumentSplitter | undefined;
+  const preview = (part: Part) => {
+    const value = parsePart(part);
+    if (!checker.readsInParts(value, part.path)) throw new NotInParts('its format reads it only whole');
+    checker.previewPart(partDoc(part.text, part.base, value, part.map));
+  };
+  try {
+    let first = true;
+    for await (const bytes of decoded(open())) {
+      if (splitter) splitter.push(bytes);
+      else {
+        held.push(bytes);
+        heldChars += bytes.length;
+        if (heldChars > L.wholeChars) {
+          splitter = new DocumentSplitter(split, preview);
+          for (const t of held.splice(0)) {
+            splitter.push(first ? withoutBom(t) : t);
+            first = false;
+          }
+        }
+      }
+    }
+    if (!splitter) {
+      const text = held.join('');
+      checker.addText(text);
+      return { result: checker.finish(), text: withoutBom(text) };
+    }
+    splitter.end();
+  } catch (e) {
+    if (e instanceof SplitLimit) throw new ReadLimit(`limit reached: ${e.message}`);
+    if (e instanceof SplitError) {
+      if (/after the JSON document/.test(e.message)) return { result: checker.finish(), lines: true };
+      return readWhole(open, options, L, new NotInParts('it is not valid JSON', { message: e.message, offset: e.offset }));
+    }
+    if (e instanceof NotInParts) return readWhole(open, options, L, e);
+    throw e;
+  }
+  // pass 2: the parts, read in file order
+  const reader = new DocumentSplitter(split, (part) => {
+    checker.addPart(partDoc(part.text, part.base, parsePart(part), part.map));
+    const stop = L.check?.();
+    if (stop) throw new ReadLimit(stop);
+  });
+  let offset = 0;
+  for await (const raw of decoded(open())) {
+    const text = offset === 0 && reader.length === 0 ? withoutBom(raw) : raw;
+    onText?.(text, offset);
+    offset += text.length;
+    reader.push(text);
+  }
+  reader.end();
+  return { result: checker.finish() };
+}
+
+/** The document could not be read in parts: read whole if it fits, else one parse error or the limit. */
+async function readWhole(open: () => AsyncIterable<Uint8Array>, options: CheckOptions, L: StreamLimits, why: NotInParts): Promise<StreamedDocument> {
+  const texts: string[] = [];
+  let chars = 0;
+  for await (const text of decoded(open())) {
+    texts.push(text);
+    chars += text.length;
+    if (chars > L.maxWholeChars) {
+      const failure = why.parseError;
+      if (failure) {
+        const finding = { code: 'parse-error', severity: 'error' as const, message: failure.message, span: { start: failure.offset, end: failure.offset + 1 } };
+        return { result: { format: undefined, calls: 0, sessions: 0, findings: [finding] } };
+      }
+      throw new ReadLimit(`limit reached: this JSON document is over ${MB(L.maxWholeChars)} (the most read whole) and ${why.why}`);
+    }
+  }
+  const text = texts.join('');
+  return { result: checkText(text, options), text: withoutBom(text) };
+}
+
+/** JSON.parse of a part; a failure says where in the file. */
+function parsePart(part: Part): unknown {
+  try {
+    return JSON.parse(part.text);
+  } catch (e) {
+    const at = /position (\d+)/.exec((e as Error).message);
+    const offset = at ? pieceOffset(part.map, Number(at[1])) : part.base;
+    throw new SplitError(`not valid JSON: ${(e as Error).message.replace(/\s*(in JSON )?at position \d+.*$/, '')}`, offset);
+  }
+}
+
+async function* decoded(bytes: AsyncIterable<Uint8Array>): AsyncIterable<string> {
+  const decoder = new TextDecoder('utf-8', UTF8);
+  for await (const b of bytes) {
+    const text = decoder.decode(b, { stream: true });
+    if (text.length) yield text;
+  }
+  const tail = decoder.decode();
+  if (tail.length) yield tail;
+}
+
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -39,7 +39,7 @@ const configValidator = lazyValidator(configSchema);
 /** Parse a config file's text (JSON with comments allowed); a string is the reason it is not valid. */
 export function parseConfig(text: string): ContractGuardConfig | string {
   const errors: ParseError[] = [];
-  const value = parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, errors, { allowTrailingComma: true });
+  const value: unknown = parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, errors, { allowTrailingComma: true });
   if (errors.length) return `not valid JSON: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`;
   const validate = configValidator();
   if (!validate(value)) {

@@ -1,18 +1,20 @@
 // The engine: text (or a stream of lines) -> Docs -> format adapters -> sessions -> checks -> findings.
 // Sessions are checked as soon as they are complete and then dropped, so a JSONL of whole conversations is
 // checked in constant memory; findings get their spans while their source is still at hand.
-import { CHECKS, CODES, SessionContext, type PendingFinding } from './checks';
-import { forgetPairing } from './checks/pairing';
+import { CHECKS, CODES, type PendingFinding, type SessionContext } from './checks';
+import type { Segment, SessionState } from './checks/check';
+import { cloneRun, cutOf, newRun, release, segmentOf, type SessionRun } from './state';
 import type { Profile } from './contracts/compile';
-import { packContracts, type PackSelection } from './contracts/packs';
+import type { PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
+import { sessionContext, type ContextSettings } from './context';
 import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader } from './formats';
-import { SessionSink } from './formats/adapter';
+import { claims, SessionSink } from './formats/adapter';
 import { findingFingerprint } from './baseline';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
-import { nodeDoc, spanOf, type Doc } from './parse/doc';
-import { lines, linesAfterBrokenFirst, parseUnit, shapeFromHead, SSE_LINE, stripBom } from './parse/reader';
+import { nodeDoc, spanOf, type Doc, type JsonPath } from './parse/doc';
+import { lines, parseUnit, readingOf, SSE_LINE, stripBom, type TextReading } from './parse/reader';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
@@ -35,11 +37,28 @@ export interface CheckOptions {
   keepModel?: boolean;
   /** Called with each session once it is checked (its index is the `session` of its findings), model kept or not. */
   onSession?: (checked: CheckedSession, index: number) => void;
+  /** A long session of a line format that allows it is checked in segments of at least this many settled calls
+   *  (default state.ts SEGMENT_CALLS); the findings are the same whatever the size. */
+  segmentCalls?: number;
+  /** Continue from the state another checker handed over (`snapshot()`): the lines given next are those that
+   *  follow the ones it read. */
+  resume?: CheckerState;
+}
+
+/** A checker's state between two lines (`TraceChecker.snapshot`), to go on with `new TraceChecker({ ...options,
+ *  resume })`. `sessions` is what the open sessions' checks carry (plain data: Maps, Sets, arrays, objects);
+ *  `reading` is the readers' own state (open line readers, calls not yet settled), usable in this process only. */
+export interface CheckerState {
+  readonly version: 1;
+  readonly sessions: readonly { id?: string; format: string; calls: number; state: SessionState }[];
+  readonly reading: object;
 }
 
 export interface CheckedSession {
   format: string;
   session: Session;
+  /** The context its checks ran on (contracts, packs, pairing): views read the session through it. */
+  context: SessionContext;
 }
 
 export interface FileResult {
@@ -49,6 +68,8 @@ export interface FileResult {
   sessions: number;
   findings: Finding[];
   model?: CheckedSession[];
+  /** Caps on the state kept for long sessions that were hit (one line each), absent when none was. */
+  limits?: string[];
 }
 
 /** How many levels below a unit readWrapped looks for units a reader claims. */
@@ -59,10 +80,14 @@ interface OpenLines {
   sink: SessionSink;
 }
 
+/** The checker that owns the readers' callbacks: a resumed checker takes them over (see `snapshot`). */
+interface Route {
+  owner: TraceChecker;
+}
+
 export class TraceChecker {
-  private readonly contracts: ContractSet;
-  private readonly profile: Profile;
-  private readonly volatileTools: ReadonlySet<string>;
+  /** What every session's context is built from (see context.ts). */
+  private readonly settings: ContextSettings;
   private readonly findings: Finding[] = [];
   /** The adapters asked, in order: the registry, or the one `readAs` names. */
   private readonly adapters: readonly FormatAdapter[];
@@ -80,17 +105,95 @@ export class TraceChecker {
   private lastWhole?: FormatAdapter;
   private sessionCount = 0;
   private callCount = 0;
+  /** Long sessions checked in segments as they are read (state.ts), by session. */
+  private readonly runs = new Map<Session, SessionRun>();
+  /** Caps on carried state that were hit, said once each. */
+  private readonly limits = new Set<string>();
+  /** Sessions are checked in segments only when nobody asked for them whole (a kept model, onSession). */
+  private readonly segments: boolean;
+  private route: Route = { owner: this };
+  /** `peek` is finishing a copy: readers are not finished, runs are copied, nothing of the live state is spent. */
+  private peeking = false;
+  private handedOver = false;
 
   constructor(private readonly options: CheckOptions = {}) {
-    this.contracts = options.contracts ?? emptyContracts();
-    this.profile = options.profile ?? 'strict';
-    this.volatileTools = new Set(options.volatileTools ?? []);
+    this.segments = !options.keepModel && !options.onSession;
+    this.settings = { contracts: options.contracts ?? emptyContracts(), profile: options.profile ?? 'strict', volatileTools: new Set(options.volatileTools ?? []), packs: options.packs };
     if (options.readAs === undefined) {
       this.adapters = ADAPTERS;
       this.fallback = SHAPE_READER;
     } else {
       const forced = adapterById(options.readAs);
       this.adapters = forced ? [forced] : [];
+    }
+    if (options.resume) {
+      // take over the readers, open sessions and findings of the checker that made the snapshot
+      Object.assign(this, options.resume.reading);
+      this.route.owner = this;
+    }
+  }
+
+  /** Hand the state over (between two lines), to go on with `new TraceChecker({ ...options, resume: state })`:
+   *  whatever can be settled is checked first, so the state holds facts, not calls. This checker is done then. */
+  snapshot(): CheckerState {
+    this.live();
+    this.settle(1);
+    const sessions: { id?: string; format: string; calls: number; state: SessionState }[] = [];
+    for (const [adapter, lines] of this.open) {
+      for (const s of lines.sink.openSessions()) {
+        const run = this.runs.get(s);
+        if (run) sessions.push({ id: s.id, format: adapter.id, calls: run.calls, state: run.state });
+      }
+    }
+    const { options: _options, settings: _settings, adapters: _adapters, fallback: _fallback, segments: _segments, ...reading } = this as unknown as Record<string, unknown>;
+    this.handedOver = true;
+    return { version: 1, sessions, reading };
+  }
+
+  /** The result as if the trace ended here; the checker goes on taking lines. Open sessions checked in segments
+   *  cost only what came since their last segment. (A reader's unfinished stream fragments are not yet calls.) */
+  peek(): FileResult {
+    this.live();
+    this.settle(1);
+    const saved = { sessions: this.sessionCount, calls: this.callCount, claimed: [...this.claimed].map(([k, v]) => [k, { ...v }] as const), findings: this.findings.length, model: this.model.length, limits: [...this.limits] };
+    this.peeking = true;
+    try {
+      for (const [adapter, lines] of this.open) for (const session of lines.sink.openSessions()) this.checkSession(adapter.id, session);
+      this.finishFallback();
+      return this.result([...this.findings]);
+    } finally {
+      this.peeking = false;
+      this.sessionCount = saved.sessions;
+      this.callCount = saved.calls;
+      this.claimed.clear();
+      for (const [k, v] of saved.claimed) this.claimed.set(k, v);
+      this.findings.length = saved.findings;
+      this.model.length = saved.model;
+      this.limits.clear();
+      for (const l of saved.limits) this.limits.add(l);
+    }
+  }
+
+  private live(): void {
+    if (this.handedOver) throw new Error('this checker handed its state over (snapshot): go on with the resumed one');
+  }
+
+  /** Check what is settled in the open sessions read in segments: at least `min` calls each. */
+  private settle(min: number): void {
+    if (!this.segments) return;
+    for (const [adapter, lines] of this.open) if (adapter.lines?.segments) this.advance(adapter.id, lines, min);
+  }
+
+  /** Check the settled part of each open session of a line format read in segments, and let it go. */
+  private advance(format: string, lines: OpenLines, min?: number): void {
+    for (const session of lines.sink.openSessions()) {
+      const run = this.runs.get(session) ?? newRun();
+      const cut = cutOf(session, run, min);
+      if (!cut) continue;
+      if (cut.forced) this.limits.add(`a session went on for ${cut.calls - run.calls} calls without results: checked in segments anyway (results that come later are not paired with them)`);
+      this.runs.set(session, run);
+      this.checkSegment(format, segmentOf(session, run, cut), run, false);
+      release(session, run, cut);
     }
   }
 
@@ -118,20 +221,50 @@ export class TraceChecker {
   /** A whole JSON document (or a JSONL file that arrived as one text). */
   addText(text: string): void {
     text = stripBom(text);
-    // the head decides, or one parse of the whole does (textShape's rules, with the document parsed once)
-    const head = shapeFromHead(text, this.options.fileName);
-    if (head !== 'lines') {
-      const parsed = parseUnit(text, 0);
-      if (parsed.ok) {
-        this.guard(parsed.doc, () => this.readDocument(parsed.doc));
-        return;
-      }
-      if (head === 'document' || !linesAfterBrokenFirst(text, this.options.fileName)) {
-        if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
-        return;
-      }
+    this.addReading(text, readingOf(text, this.options.fileName));
+  }
+
+  /** A text (without its BOM) read the way parse/reader `readingOf` decided: its lines, or the document parsed there. */
+  addReading(text: string, reading: TextReading): void {
+    if (reading.shape === 'lines') {
+      for (const line of lines(text)) this.addLine(line.text, line.base);
+      return;
     }
-    for (const line of lines(text)) this.addLine(line.text, line.base);
+    const parsed = reading.unit;
+    if (parsed.ok) this.guard(parsed.doc, () => this.readDocument(parsed.doc));
+    else if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
+  }
+
+  /**
+   * Whether a document read in parts (parse/split.ts) reads as the whole would, judged on one part and the path of
+   * the container it carries a run of: a line format reads the part (its state spans units: an OTLP export in parts
+   * reads like the Collector's lines of one), and the same adapter would read the whole; or no reader claims any
+   * node down to that container, so the units are its elements (or nodes below them), each in one part.
+   */
+  readsInParts(value: unknown, path: JsonPath): boolean {
+    let node = value;
+    for (let i = 0; ; i++) {
+      const line = this.adapters.find((a) => a.lines?.claims(node));
+      const whole = this.adapters.find((a) => a.document?.claims(node));
+      if (line) return whole === undefined || whole === line;
+      if (whole || this.adapters.some((a) => a.lines?.accepts?.(node))) return false;
+      if (this.fallback && claims(this.fallback, node)) return false;
+      if (i === path.length || typeof node !== 'object' || node === null) return true;
+      node = (node as Record<string | number, unknown>)[path[i]];
+    }
+  }
+
+  /** The first pass over a document read in parts: its line reader may note what each part holds, to check each
+   *  session once its last part is read instead of at the end (LineReader.preview). */
+  previewPart(doc: Doc): void {
+    const adapter = this.adapters.find((a) => a.lines?.claims(doc.value));
+    if (adapter) this.linesOf(adapter).reader.preview?.(doc);
+  }
+
+  /** One part of a document read in parts (see readsInParts), in file order. */
+  addPart(doc: Doc): void {
+    const v = doc.value;
+    this.guard(doc, () => (this.adapters.some((a) => a.lines?.claims(v)) ? this.readLine(doc) : this.readDocument(doc)));
   }
 
   /** A session built elsewhere (a frozen fixture is a one-call trace): checked like any other. `packs`: the
@@ -141,12 +274,17 @@ export class TraceChecker {
   }
 
   finish(): FileResult {
+    this.live();
     for (const [adapter, lines] of this.open) {
       lines.reader.finish?.();
       for (const session of lines.sink.openSessions()) this.checkSession(adapter.id, session);
     }
     this.open.clear();
     this.finishFallback();
+    return this.result(this.findings);
+  }
+
+  private result(findings: Finding[]): FileResult {
     let format: string | undefined;
     let best = { units: -1, calls: -1 };
     for (const [id, c] of this.claimed) {
@@ -155,8 +293,10 @@ export class TraceChecker {
         format = id;
       }
     }
-    this.findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
-    return { format, calls: this.callCount, sessions: this.sessionCount, findings: this.findings, model: this.options.keepModel ? this.model : undefined };
+    findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
+    const result: FileResult = { format, calls: this.callCount, sessions: this.sessionCount, findings, model: this.options.keepModel ? this.model : undefined };
+    if (this.limits.size) result.limits = [...this.limits];
+    return result;
   }
 
   private readWhole(adapter: FormatAdapter, doc: Doc): void {
@@ -229,13 +369,21 @@ export class TraceChecker {
     } else {
       this.sticky ??= adapter;
     }
+    this.count(adapter.id);
+    const lines = this.linesOf(adapter);
+    lines.reader.read(doc);
+    if (this.segments && adapter.lines?.segments) this.advance(adapter.id, lines, this.options.segmentCalls);
+  }
+
+  /** The file's line reader of `adapter`, opened on first use. */
+  private linesOf(adapter: FormatAdapter): OpenLines {
     let lines = this.open.get(adapter);
     if (!lines) {
-      lines = this.openLines(adapter, (s) => this.checkSession(adapter.id, s));
+      const route = this.route;
+      lines = this.openLines(adapter, (s) => route.owner.checkSession(adapter.id, s));
       this.open.set(adapter, lines);
     }
-    this.count(adapter.id);
-    lines.reader.read(doc);
+    return lines;
   }
 
   /** A unit no adapter reads goes to the shape reader, while nothing in the file was claimed by an adapter. */
@@ -247,19 +395,20 @@ export class TraceChecker {
       return;
     }
     if (!shape.lines?.claims(doc.value)) return;
-    this.fallbackLines ??= this.openLines(shape, (s) => this.held.push(s));
+    const route = this.route;
+    this.fallbackLines ??= this.openLines(shape, (s) => route.owner.held.push(s));
     this.fallbackLines.reader.read(doc);
   }
 
   /** The shape reader's sessions are checked only when no adapter claimed any part of the file. */
   private finishFallback(): void {
     const lines = this.fallbackLines;
-    this.fallbackLines = undefined;
+    if (!this.peeking) this.fallbackLines = undefined;
+    const held = this.peeking ? [...this.held] : this.held.splice(0);
     if (lines) {
-      lines.reader.finish?.();
-      for (const session of lines.sink.openSessions()) this.held.push(session);
+      if (!this.peeking) lines.reader.finish?.();
+      held.push(...lines.sink.openSessions());
     }
-    const held = this.held.splice(0);
     if (this.claimed.size > 0 || !this.fallback) return;
     const before = this.sessionCount;
     for (const s of held) this.checkSession(this.fallback.id, s);
@@ -280,17 +429,42 @@ export class TraceChecker {
   }
 
   private checkSession(format: string, session: Session, packIds?: readonly string[]): void {
+    const live = this.runs.get(session);
+    if (live) {
+      // a session read in segments: the rest of it is its last segment; its findings get the session's index now
+      if (!this.peeking) this.runs.delete(session);
+      const run = this.peeking ? cloneRun(live) : live;
+      this.checkSegment(format, segmentOf(session, run), run, true);
+      const index = this.sessionCount++;
+      this.callCount += session.calls.length;
+      this.count(format, session.calls.length);
+      for (const f of run.findings) this.findings.push({ ...f, session: index });
+      return;
+    }
     if (session.calls.length === 0 && session.results.length === 0 && session.tools.length === 0 && !session.texts?.length) return;
     const index = this.sessionCount++;
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
+    const context = this.runChecks(format, session, packIds, index, this.findings);
+    const checked = { format, session, context };
+    if (this.options.keepModel) this.model.push(checked);
+    if (!this.peeking) this.options.onSession?.(checked, index);
+  }
+
+  /** One segment of a session read in segments: its findings wait in the run for the session's index. */
+  private checkSegment(format: string, seg: Session, run: SessionRun, final: boolean): void {
+    const segment: Segment = { state: run.state, final, limit: (m) => this.limits.add(m) };
+    const context = this.runChecks(format, seg, undefined, 0, run.findings, segment);
+    if (!final) context.carry();
+  }
+
+  /** Run every check on a session (or segment) and turn what they report into findings. */
+  private runChecks(format: string, session: Session, packIds: readonly string[] | undefined, index: number, into: Finding[], segment?: Segment): SessionContext {
     const pending: PendingFinding[] = [];
-    const packs = packContracts(packIds ?? adapterById(format)?.packs, this.options.packs);
-    const ctx = new SessionContext(session, format, this.contracts, this.profile, (f) => pending.push(f), this.volatileTools, packs);
+    const context = sessionContext(session, format, this.settings, (f) => pending.push(f), packIds, segment);
     try {
-      for (const check of CHECKS) check.run(ctx);
-      forgetPairing();
-      for (const p of pending) this.emit(p, index);
+      for (const check of CHECKS) check.run(context);
+      for (const p of pending) this.emit(p, index, into);
     } catch (e) {
       // Values nested absurdly deep overflow recursive validators and printers: one finding, not a crash.
       if (!(e instanceof RangeError)) throw e;
@@ -298,11 +472,10 @@ export class TraceChecker {
       const start = first ? first.doc.base : 0;
       this.addParseError(start, start + 1, 'nested too deeply to check');
     }
-    if (this.options.keepModel) this.model.push({ format, session });
-    this.options.onSession?.({ format, session }, index);
+    return context;
   }
 
-  private emit(p: PendingFinding, session: number): void {
+  private emit(p: PendingFinding, session: number, into: Finding[]): void {
     const severity = this.options.severity?.[p.code] ?? p.severity ?? CODES[p.code]?.severity ?? 'warning';
     if (severity === 'off') return;
     const max = this.options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH;
@@ -313,8 +486,8 @@ export class TraceChecker {
       finding.turn = p.call.turn;
       finding.callIndex = p.call.index;
     }
-    if (p.related) finding.related = p.related.map((r) => ({ span: spanOf(r.at), message: redactMessage(r.message, max) }));
-    this.findings.push(finding);
+    if (p.related) finding.related = p.related.map((r) => ({ span: 'span' in r ? r.span : spanOf(r.at), message: redactMessage(r.message, max) }));
+    into.push(finding);
   }
 
   private addParseError(start: number, end: number, message: string): void {

@@ -5,7 +5,7 @@
 // answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
-import type { CheckOptions, ContractFile, FileResult, Profile } from '../core';
+import type { CheckOptions, ContractFile, FileResult, GrowingState, Profile } from '../core';
 import type { CallMark } from './callMarks';
 import type { DecisionTable, TableOptions } from '../core/report/decision-table';
 
@@ -16,6 +16,8 @@ export interface CheckJob {
   contracts: ContractSources;
   /** Build the decision table too, with these options (the contracts are the job's). */
   table?: Omit<TableOptions, 'contracts'>;
+  /** Keep the state to follow a line-shaped text as it grows (sent back as `growing`). */
+  grow?: boolean;
 }
 
 export interface ContractSources {
@@ -24,7 +26,7 @@ export interface ContractSources {
 }
 
 export type CheckReply =
-  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; table?: DecisionTable; millis: number }
+  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; table?: DecisionTable; millis: number; growing?: GrowingState }
   | { ok: false; error: string };
 
 export interface BackgroundResult {
@@ -36,6 +38,8 @@ export interface BackgroundResult {
   table?: DecisionTable;
   /** Milliseconds the worker spent checking (without starting up and the copies). */
   millis: number;
+  /** When the job asked (`grow`) and the text is read line by line: the state appended lines are checked from. */
+  growing?: GrowingState;
 }
 
 export interface WorkerLike {

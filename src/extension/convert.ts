@@ -14,7 +14,13 @@ export type SeverityMap = Record<string, SeveritySetting>;
 /** Where each code is documented: the README section named after the code. */
 let docsBase = 'https://example.invalid/contract-guard#';
 
-export function setDocsBase(packageJson: { repository?: string | { url?: string }; homepage?: string }): void {
+/** The fields of the extension's own package.json that say where its docs live. */
+export interface PackageLinks {
+  repository?: string | { url?: string };
+  homepage?: string;
+}
+
+export function setDocsBase(packageJson: PackageLinks): void {
   const repo = typeof packageJson.repository === 'string' ? packageJson.repository : packageJson.repository?.url;
   if (packageJson.homepage) docsBase = `${packageJson.homepage.replace(/#.*$/, '')}#`;
   else if (repo) docsBase = `${repo.replace(/^git\+/, '').replace(/\.git$/, '')}#`;

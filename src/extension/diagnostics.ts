@@ -4,10 +4,26 @@
 // languages, a plain-text document is read when it starts like JSON, JSONL or an SSE stream (reading.ts); one that
 // no reader read but that looks like a trace is remembered as unread, for the status items to say so.
 import * as vscode from 'vscode';
-import { checkText, checkTextChunked, yieldToLoop, type CheckOptions, type ContractSet, type FileResult, type Finding } from '../core';
+import {
+  checkGrowing,
+  checkPlan,
+  checkText,
+  checkTextChunked,
+  IN_PLACE_LIMIT,
+  LineIndependentTrace,
+  lineStandsAlone,
+  readsAsLines,
+  yieldToLoop,
+  GrowingTrace,
+  type CheckHost,
+  type CheckOptions,
+  type ContractSet,
+  type FileResult,
+  type Finding,
+  type PatchStats,
+} from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostics, type SeverityMap } from './convert';
-import { independentLine, LineIndependentTrace, readsAsLines, type PatchStats } from './incremental';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
 import { BackgroundChecks, type BackgroundResult, type CheckJob } from './background';
@@ -17,13 +33,8 @@ import { readAsFor } from './readAs';
 
 export const DEBOUNCE_MS = 300;
 
-/**
- * Above this size a trace is checked on a worker thread (desktop), or, where there is none (the web), a JSONL trace
- * is checked in slices with the extension host kept responsive in between. Below it a whole check runs in place
- * within about 30 ms (one session of 512 KB of call lines: 27 ms; 1 MB: 47 ms) and keeps the model that hovers and
- * the table reuse.
- */
-export const BACKGROUND_CHECK_SIZE = 512 * 1024;
+/** Above this size a trace is not checked in place (the core's checkPlan says where instead). */
+export const BACKGROUND_CHECK_SIZE = IN_PLACE_LIMIT;
 const SLICE_MS = 40;
 
 export type CheckResult = FileResult;
@@ -46,7 +57,8 @@ export function checkOptions(uri: vscode.Uri, contracts: ContractSet): CheckOpti
   };
 }
 
-/** The one place the extension calls the core's checker on a whole file. */
+/** How the extension checks a whole file outside the live check (which goes through the core's checkGrowing: the
+ *  same check, keeping the state appended lines are checked from). */
 export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
   return checkText(text, { ...checkOptions(uri, contracts), keepModel: keepModel && text.length <= MODEL_LIMIT });
 }
@@ -64,9 +76,24 @@ export interface TraceState {
   marks?: CallMark[];
   /** For line-independent JSONL: the per-line table the next edit patches. */
   lines?: LineIndependentTrace;
+  /** Set when only lines appended at the end were checked, from the saved state: how many. */
+  appended?: { lines: number };
+  /** For a trace read line by line: the state after its last complete line, which appended lines are checked from. */
+  growing?: GrowingTrace;
+  /** The document version `growing` is in step with (every change since left the text it was fed as it was). */
+  growingVersion?: number;
+  /** The last characters `growing` was fed: a change that starts among them and writes them again is an append. */
+  growingGuard?: string;
   /** What the table was built with: it is only patched under the same contracts and settings. */
   key?: string;
   contracts?: ContractSet;
+}
+
+/** How much of the end of what a growing trace was fed is remembered (see TraceState.growingGuard). */
+const GUARD_CHARS = 4096;
+
+function guardOf(fed: string): string {
+  return fed.length > GUARD_CHARS ? fed.slice(-GUARD_CHARS) : fed;
 }
 
 export interface Counts {
@@ -156,11 +183,25 @@ export class TraceDiagnostics implements vscode.Disposable {
     return this.unread.get(uri.toString());
   }
 
-  /** Keeps a line table in step with the edits, or drops it when it cannot be. */
+  /** Keeps a line table and a growing trace in step with the edits, or drops them when they cannot be. */
   private follow(e: vscode.TextDocumentChangeEvent): void {
     const state = this.states.get(e.document.uri.toString());
-    const table = state?.lines;
-    if (!state || !table) return;
+    if (!state) return;
+    const growing = state.growing;
+    if (growing) {
+      // an agent appending to the file on disk: no change touches what the trace was fed (VS Code reloads a file as
+      // an edit that may start at the last line break and write it again)
+      const guard = state.growingGuard ?? '';
+      const keeps = (c: vscode.TextDocumentContentChangeEvent) => {
+        const back = growing.consumed - c.rangeOffset;
+        return back <= 0 || (back <= guard.length && c.rangeOffset + c.rangeLength >= growing.consumed && c.text.startsWith(guard.slice(guard.length - back)));
+      };
+      const appended = state.growingVersion === e.document.version - 1 && e.contentChanges.every(keeps);
+      if (appended) state.growingVersion = e.document.version;
+      else state.growing = undefined;
+    }
+    const table = state.lines;
+    if (!table) return;
     if (table.version !== e.document.version - 1) {
       state.lines = undefined;
       return;
@@ -219,6 +260,9 @@ export class TraceDiagnostics implements vscode.Disposable {
     const previous = this.states.get(key);
     const started = Date.now();
     try {
+      if (incremental && previous?.growing && previous.growingVersion === doc.version && previous.contracts === contracts && previous.key === optionsKey) {
+        if (this.checkAppended(doc, previous, previous.growing, started)) return;
+      }
       if (incremental && previous?.lines && previous.contracts === contracts && previous.key === optionsKey) {
         const stats: PatchStats = { checked: 0, lines: 0 };
         const patched =
@@ -226,20 +270,23 @@ export class TraceDiagnostics implements vscode.Disposable {
             ? previous.lines.update({ lineCount: doc.lineCount, lineText: (i) => doc.lineAt(i).text, lineStart: (i) => doc.offsetAt(new vscode.Position(i, 0)) }, stats)
             : undefined;
         if (patched) {
-          this.publish(doc, { result: patched, millis: Date.now() - started, incremental: stats, lines: previous.lines, key: optionsKey, contracts });
+          this.publish(doc, { result: patched, millis: Date.now() - started, incremental: stats, lines: previous.lines, key: optionsKey, contracts, ...this.keepGrowing(previous, doc) });
           return;
         }
       }
       const text = doc.getText();
-      if (text.length > BACKGROUND_CHECK_SIZE) {
-        if (this.checkInBackground(doc, text, options, optionsKey, contracts)) return;
-        if (readsAsLines(text, options.fileName)) {
-          void this.checkInSlices(doc, text, options, optionsKey, contracts);
-          return;
-        }
+      const plan = checkPlan(text, options.fileName, this.host(contracts));
+      if (plan === 'worker') {
+        this.checkInBackground(doc, text, options, optionsKey, contracts);
+        return;
       }
-      const result = runCheck(text, doc.uri, contracts, true);
-      this.publish(doc, { result, millis: Date.now() - started });
+      if (plan === 'sliced') {
+        void this.checkInSlices(doc, text, options, optionsKey, contracts);
+        return;
+      }
+      // in place, through a growing trace when read line by line (what is appended later is checked from it)
+      const { result, trace } = checkGrowing(text, { ...options, keepModel: text.length <= MODEL_LIMIT });
+      this.publish(doc, { result, millis: Date.now() - started, ...this.grown(trace, doc, text, optionsKey, contracts) });
       this.buildLineTable(doc, text, result, options, optionsKey, contracts);
     } catch (e) {
       console.error(`[Contract Guard] checking ${doc.uri.toString()} failed`, e);
@@ -247,17 +294,68 @@ export class TraceDiagnostics implements vscode.Disposable {
     }
   }
 
-  /** A whole check of a text on a worker thread (the model is not kept); undefined when none can run here. */
-  backgroundCheck(text: string, options: CheckOptions, signal?: AbortSignal, table?: CheckJob['table']): Promise<BackgroundResult> | undefined {
+  /**
+   * Lines appended at the end of a trace, checked from the state saved after the lines before (an agent writing the
+   * file on disk); the lines before are not read again. False when that failed (then it is checked whole).
+   */
+  private checkAppended(doc: vscode.TextDocument, previous: TraceState, trace: GrowingTrace, started: number): boolean {
+    try {
+      const end = doc.lineAt(doc.lineCount - 1).range.end;
+      const tail = doc.getText(new vscode.Range(doc.positionAt(trace.consumed), end));
+      const cut = tail.lastIndexOf('\n') + 1;
+      let lines = 0;
+      for (let i = tail.indexOf('\n'); i !== -1; i = tail.indexOf('\n', i + 1)) lines++;
+      trace.addLines(tail.slice(0, cut));
+      const result = trace.result(tail.slice(cut));
+      const { lines: table, key, contracts } = previous;
+      const growingGuard = guardOf((previous.growingGuard ?? '') + tail.slice(0, cut));
+      this.publish(doc, { result, millis: Date.now() - started, appended: { lines }, lines: table, key, contracts, growing: trace, growingVersion: doc.version, growingGuard });
+      return true;
+    } catch (e) {
+      console.error(`[Contract Guard] checking what was appended to ${doc.uri.toString()} failed; checking it whole`, e);
+      previous.growing = undefined;
+      return false;
+    }
+  }
+
+  /** The state fields of a growing trace just made by a whole check of the document as it is now. */
+  private grown(trace: GrowingTrace | undefined, doc: vscode.TextDocument, text: string, key: string, contracts: ContractSet): Partial<TraceState> {
+    return trace ? { growing: trace, growingVersion: doc.version, growingGuard: guardOf(text.slice(0, trace.consumed)), key, contracts } : {};
+  }
+
+  /** A growing trace kept through a check that did not feed it (a patch of changed lines): still in step when every
+   *  change was past its last line break. */
+  private keepGrowing(previous: TraceState, doc: vscode.TextDocument): Partial<TraceState> {
+    const { growing, growingVersion, growingGuard } = previous;
+    return growing && growingVersion === doc.version ? { growing, growingVersion, growingGuard } : {};
+  }
+
+  /** A whole check of a text on a worker thread (the model is not kept); undefined when none can run here. `grow`:
+   *  a line-shaped text comes back with the state appended lines are checked from. */
+  backgroundCheck(text: string, options: CheckOptions, signal?: AbortSignal, table?: CheckJob['table'], grow?: boolean): Promise<BackgroundResult> | undefined {
     const sources = options.contracts && this.contracts.sourcesOf(options.contracts);
     if (!sources) return undefined;
     const { contracts: _compiled, keepModel: _model, onSession: _each, ...plain } = options;
-    return this.background.check({ text, options: plain, contracts: sources, table }, signal);
+    return this.background.check({ text, options: plain, contracts: sources, table, grow }, signal);
   }
 
-  /** A large trace checked on a worker thread; false when none can run here. */
-  private checkInBackground(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): boolean {
-    if (!this.background.available || !this.contracts.sourcesOf(contracts)) return false;
+  /** A whole check of a text where the core's checkPlan puts it, keeping no model (Check Workspace Contracts). */
+  async checkWhole(text: string, uri: vscode.Uri, contracts: ContractSet, signal?: AbortSignal): Promise<CheckResult> {
+    const options = checkOptions(uri, contracts);
+    const plan = checkPlan(text, options.fileName, this.host(contracts));
+    const off = plan === 'worker' ? this.backgroundCheck(text, options, signal) : undefined;
+    if (off) return (await off).result;
+    if (plan === 'sliced') return checkTextChunked(text, options, { sliceMs: SLICE_MS, signal });
+    return runCheck(text, uri, contracts, false);
+  }
+
+  /** What this host offers a check under these contracts (the core's checkPlan decides from it). */
+  host(contracts: ContractSet): CheckHost {
+    return { worker: this.background.available && this.contracts.sourcesOf(contracts) !== undefined };
+  }
+
+  /** A large trace checked on a worker thread (checkPlan said one can run here). */
+  private checkInBackground(doc: vscode.TextDocument, text: string, options: CheckOptions, optionsKey: string, contracts: ContractSet): void {
     const { key, stale, controller, done } = this.startRun(doc);
     const started = Date.now();
     void (async () => {
@@ -265,9 +363,10 @@ export class TraceDiagnostics implements vscode.Disposable {
         // getText of a large document was this task's work: the worker starts in the next one
         await yieldToLoop();
         if (controller.signal.aborted) return;
-        const { result, independent, marks } = await this.backgroundCheck(text, options, controller.signal)!;
+        const { result, independent, marks, growing } = await this.backgroundCheck(text, options, controller.signal, undefined, true)!;
         if (stale()) return;
-        this.publish(doc, { result, millis: Date.now() - started, marks });
+        const trace = growing && new GrowingTrace(options, growing);
+        this.publish(doc, { result, millis: Date.now() - started, marks, ...this.grown(trace, doc, text, optionsKey, contracts) });
         if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
       } catch (e) {
         if (e instanceof Error && e.name === 'AbortError') return;
@@ -277,13 +376,12 @@ export class TraceDiagnostics implements vscode.Disposable {
         // the worker could not run (its file missing, threads refused): check here rather than lose the result;
         // not after running out of memory, which the extension host would too
         if (/memory/i.test(why)) this.clear(doc.uri);
-        else if (readsAsLines(text, options.fileName)) void this.checkInSlices(doc, text, options, optionsKey, contracts);
+        else if (checkPlan(text, options.fileName, { worker: false }) === 'sliced') void this.checkInSlices(doc, text, options, optionsKey, contracts);
         else this.publish(doc, { result: runCheck(text, doc.uri, contracts, false), millis: Date.now() - started });
       } finally {
         done();
       }
     })();
-    return true;
   }
 
   /**
@@ -319,9 +417,11 @@ export class TraceDiagnostics implements vscode.Disposable {
     try {
       // whether every line is read on its own (then the line table needs no second pass)
       let independent = true;
-      const result = await checkTextChunked(text, options, { sliceMs: SLICE_MS, signal: controller.signal, onLine: (line) => (independent &&= independentLine(line)) });
+      let trace: GrowingTrace | undefined;
+      const onGrowing = (t: GrowingTrace) => (trace = t);
+      const result = await checkTextChunked(text, options, { sliceMs: SLICE_MS, signal: controller.signal, onLine: (line) => (independent &&= lineStandsAlone(line)), onGrowing });
       if (stale()) return;
-      this.publish(doc, { result, millis: Date.now() - started });
+      this.publish(doc, { result, millis: Date.now() - started, ...this.grown(trace, doc, text, optionsKey, contracts) });
       if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
     } catch (e) {
       if (e instanceof Error && e.name === 'AbortError') return;

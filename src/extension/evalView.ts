@@ -173,7 +173,7 @@ async function openEvalCalls(fileArg?: vscode.Uri | string, line?: number): Prom
   await vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(at, at) });
 }
 
-export function registerEvalView(context: vscode.ExtensionContext, deps: { contracts(): ContractSet | undefined; onDidChangeContracts: vscode.Event<void>; live: LiveModel }): void {
+export function registerEvalView(context: vscode.ExtensionContext, deps: { contracts: () => ContractSet | undefined; onDidChangeContracts: vscode.Event<void>; live: LiveModel }): void {
   const content = new EvalContent();
   const editor = new EvalEditor(deps.contracts, deps.live);
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.eval');

@@ -2,13 +2,14 @@
 // browser's web worker (`browser`); it reads files through vscode.workspace.fs only, so virtual workspaces work.
 import * as vscode from 'vscode';
 import { ContractStore } from './contracts';
-import { setDocsBase, type SeverityMap } from './convert';
+import { setDocsBase, type PackageLinks, type SeverityMap } from './convert';
 import { TraceDiagnostics } from './diagnostics';
 import { TRACE_SELECTOR } from './reading';
 import { BackgroundChecks } from './background';
 import { TraceHoverProvider } from './hover';
 import { registerFixtures, type FixturesApi } from './fixtures';
 import { registerInfer } from './infer';
+import { registerRecording } from './recording';
 import { registerEvalView } from './evalView';
 import { registerWorkspaceConfig } from './config';
 import { readSettings } from './settings';
@@ -17,6 +18,11 @@ import { readAsFor, registerReadAs } from './readAs';
 import { registerDecisionTable, type DecisionTableApi } from './table';
 import { registerCompare, type CompareApi } from './compare';
 import { checkWorkspace, type WorkspaceSummary } from './workspaceCheck';
+import { TraceIndex } from './traceIndex';
+import { TraceSymbols } from './symbols';
+import { registerTracesView, type TracesFilter } from './tracesView';
+import { TraceLanguageStatus } from './languageStatus';
+import { registerLinks } from './links';
 
 /** What `activate` returns: used by the integration suites to wait for the extension to be idle. */
 export interface ContractGuardApi {
@@ -28,7 +34,7 @@ export interface ContractGuardApi {
   /** Counts and format of an open trace, as the status bar shows them. */
   status(uri: vscode.Uri): { format?: string; calls: number; error: number; warning: number; info: number } | undefined;
   /** How the last check of an open trace went: its duration, and what an incremental re-check re-read. */
-  lastCheck(uri: vscode.Uri): { millis: number; incremental?: { checked: number; lines: number }; lineIndependent: boolean } | undefined;
+  lastCheck(uri: vscode.Uri): { millis: number; incremental?: { checked: number; lines: number }; lineIndependent: boolean; appended?: { lines: number }; growing: boolean } | undefined;
   /** Check an open document whole, now (for tests and benchmarks). */
   recheck(uri: vscode.Uri): void;
   /** Fires right after a trace's diagnostics were published or cleared (in step with them, unlike VS Code's
@@ -47,10 +53,16 @@ export interface ContractGuardApi {
   table: DecisionTableApi;
   /** Compare runs: the panels. */
   compare: CompareApi;
+  /** The Contract Guard view: its filter, and the traces it lists. */
+  traces: { filter(): TracesFilter; shown(): string[] };
+  /** The findings and contracts language status items of the active trace. */
+  traceStatus(): { findings: string; contracts: string } | undefined;
+  /** What the URI handler does with a link to a call: opens it, or says why not. */
+  openLink(link: vscode.Uri): Promise<string | undefined>;
 }
 
 export function activate(context: vscode.ExtensionContext): ContractGuardApi {
-  setDocsBase(context.extension.packageJSON);
+  setDocsBase(context.extension.packageJSON as PackageLinks);
   let severity: SeverityMap = readSettings().severity;
   const getSeverity = () => severity;
 
@@ -96,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     void contracts.rewatch().then(() => live.checkAllOpen());
   });
   registerInfer(context);
+  registerRecording(context);
   registerReadAs(
     context,
     (uri) => {
@@ -114,6 +127,18 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     workerFile: workerFile && vscode.Uri.joinPath(context.extensionUri, 'dist', 'compareWorker.js').fsPath,
   });
   registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange, live });
+  // navigation: outline and workspace symbols, the traces view, the language status, links to a call
+  const index = new TraceIndex(live, contracts);
+  const tracesView = registerTracesView(context, index, getSeverity);
+  const symbols = new TraceSymbols(live, getSeverity, index, ready);
+  const traceStatus = new TraceLanguageStatus(live, () => contracts.contracts);
+  const openLink = registerLinks(context, live, ready);
+  context.subscriptions.push(
+    index,
+    traceStatus,
+    vscode.languages.registerDocumentSymbolProvider(TRACE_SELECTOR, symbols, { label: 'Contract Guard' }),
+    vscode.languages.registerWorkspaceSymbolProvider(symbols),
+  );
   const settled = async () => {
     await ready;
     for (;;) {
@@ -129,6 +154,9 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     fixtures,
     table,
     compare,
+    traces: { filter: () => tracesView.current, shown: () => tracesView.traces().map((e) => vscode.workspace.asRelativePath(e.uri, false)) },
+    traceStatus: () => traceStatus.describe(),
+    openLink,
     checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
     status: (uri) => {
       const s = live.state(uri);
@@ -136,7 +164,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     },
     lastCheck: (uri) => {
       const s = live.state(uri);
-      return s && { millis: s.millis, incremental: s.incremental, lineIndependent: s.lines !== undefined };
+      return s && { millis: s.millis, incremental: s.incremental, lineIndependent: s.lines !== undefined, appended: s.appended, growing: s.growing !== undefined };
     },
     recheck: (uri) => {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

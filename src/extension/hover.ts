@@ -1,12 +1,11 @@
 // Hovers on a trace: for a finding, what was found and why it failed; for any call, the relevant part of the
 // tool's contract and where that contract came from (a workspace file, or embedded in this trace).
 import * as vscode from 'vscode';
-import { CODES, type Finding } from '../core';
+import { CODES, lineModel, readsAsLines, type Finding } from '../core';
 import type { ContractStore } from './contracts';
 import { contractInfo, onCallName } from './contractInfo';
 import { docsUri } from './convert';
 import { checkOptions, type TraceDiagnostics } from './diagnostics';
-import { lineModel, readsAsLines } from './incremental';
 
 const MAX_FOUND = 120;
 

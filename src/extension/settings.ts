@@ -4,6 +4,8 @@ import { withWorkspaceConfig } from './config';
 
 export type SeveritySetting = 'error' | 'warning' | 'info' | 'hint' | 'off';
 export type Profile = 'strict' | 'json-schema';
+/** Which calls get lenses: those with findings, every call, or none. */
+export type LensMode = 'failing' | 'all' | 'off';
 
 export interface Settings {
   enable: boolean;
@@ -12,7 +14,7 @@ export interface Settings {
   profile: Profile;
   severity: Record<string, SeveritySetting>;
   fixturesFolder: string;
-  codeLens: boolean;
+  codeLens: LensMode;
   volatileTools: string[];
   /** A reader id that reads every trace of the folder; '' lets the content decide. */
   readAs: string;
@@ -25,7 +27,7 @@ export const DEFAULTS: Settings = {
   profile: 'strict',
   severity: {},
   fixturesFolder: 'fixtures/frozen',
-  codeLens: true,
+  codeLens: 'failing',
   volatileTools: [],
   readAs: '',
 };
@@ -53,10 +55,17 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     profile: profile === 'json-schema' ? 'json-schema' : 'strict',
     severity,
     fixturesFolder: c.get<string>('fixturesFolder') || DEFAULTS.fixturesFolder,
-    codeLens: c.get<boolean>('codeLens') !== false,
+    codeLens: lensMode(c.get<unknown>('codeLens')),
     volatileTools: strings('volatileTools'),
     readAs: typeof readAs === 'string' ? readAs.trim() : '',
   });
+}
+
+/** The setting, and the booleans it once was (true: a lens on every call). */
+function lensMode(v: unknown): LensMode {
+  if (v === 'all' || v === true) return 'all';
+  if (v === 'off' || v === false) return 'off';
+  return 'failing';
 }
 
 /** One glob for a list of globs. */

@@ -10,13 +10,13 @@ export const NOT_READ = 'Contract Guard: not read as a trace';
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A selector for one document only: the language status item shows for the active trace and nothing else. */
-function only(uri: vscode.Uri): vscode.DocumentSelector {
+export function only(uri: vscode.Uri): vscode.DocumentSelector {
   const name = uri.path.slice(uri.path.lastIndexOf('/') + 1).replace(/[*?[\]{}]/g, '?');
   return { scheme: uri.scheme, pattern: new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), name) };
 }
 
 /** Matches no document (a language status item cannot be hidden otherwise). */
-const NOWHERE: vscode.DocumentSelector = { scheme: 'contract-guard-nowhere' };
+export const NOWHERE: vscode.DocumentSelector = { scheme: 'contract-guard-nowhere' };
 
 export class TraceStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;

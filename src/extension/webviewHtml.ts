@@ -15,7 +15,7 @@ export interface PageParts {
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: PageParts): string {
   const nonce = crypto.randomUUID().replace(/-/g, '');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', page.script));
-  const links = page.styles.map((s) => `<link rel="stylesheet" href="${webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s))}">`).join('\n');
+  const links = page.styles.map((s) => `<link rel="stylesheet" href="${webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', s)).toString()}">`).join('\n');
   const csp = `default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}'; img-src ${webview.cspSource}; font-src ${webview.cspSource};`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -28,7 +28,7 @@ ${links}
 </head>
 <body>
 ${page.body}
-<script nonce="${nonce}" src="${script}"></script>
+<script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;
 }

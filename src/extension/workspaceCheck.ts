@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ContractStore } from './contracts';
 import { toDiagnostics, type SeverityMap } from './convert';
-import { BACKGROUND_CHECK_SIZE, checkOptions, countFindings, runCheck, type CheckResult, type TraceDiagnostics } from './diagnostics';
+import { countFindings, type CheckResult, type TraceDiagnostics } from './diagnostics';
 import { decode, LineIndex } from './lines';
 import { evalViewUri, isEvalFile, readEval } from './evalView';
 import { excludeGlob, globOf, readSettings } from './settings';
@@ -71,14 +71,10 @@ export async function checkWorkspace(
         else text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(decode, () => undefined);
         reads.set(j, text);
       };
-      // a large file is checked on a worker thread (ended when the command is cancelled), a small one in place
+      // each file checked where the core's checkPlan puts it (a worker thread is ended when the command is cancelled)
       const cancel = new AbortController();
       token.onCancellationRequested(() => cancel.abort());
-      const checkOne = async (text: string, uri: vscode.Uri): Promise<CheckResult> => {
-        const set = contracts.contracts!;
-        const off = text.length > BACKGROUND_CHECK_SIZE ? live.backgroundCheck(text, checkOptions(uri, set), cancel.signal) : undefined;
-        return off ? (await off).result : runCheck(text, uri, set, false);
-      };
+      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => live.checkWhole(text, uri, contracts.contracts!, cancel.signal);
       let lastYield = Date.now();
       let reported = 0;
       let lastReport = 0;

@@ -1,6 +1,6 @@
 // The messages between the decision table panel (extension host) and its page (webview). Types only: both
 // sides import them, neither imports the other. Everything from a trace travels as data, never as markup.
-import type { CensusTool, GateId, TableRow } from '../core/report/decision-table';
+import type { CellStatus, CensusTool, GateCell, GateId, TableRow } from '../core/report/decision-table';
 
 export interface TurnItem {
   kind: 'turn';
@@ -15,11 +15,19 @@ export interface TurnItem {
   failing: number;
 }
 
+/** A gate cell on the page: `pending` while the first screens come from the last check and the table is built. */
+export interface PageGateCell extends Omit<GateCell, 'status'> {
+  status: CellStatus | 'pending';
+}
+
 /** A table row as the page needs it: the core's row without its source spans (the host keeps those). */
-export interface RowItem extends Omit<TableRow, 'span' | 'nameSpan'> {
+export interface RowItem extends Omit<TableRow, 'span' | 'nameSpan' | 'gates'> {
   kind: 'row';
   /** `<session>:<index>` */
   key: string;
+  gates: Record<GateId, PageGateCell>;
+  /** From the last check, before the table was built: the gates that did not fail are pending. */
+  provisional?: boolean;
 }
 
 export type Item = TurnItem | RowItem;
@@ -43,6 +51,8 @@ export interface TableMeta {
   total: number;
   /** Increases with every rebuild (edits, contract changes): the page keeps its scroll and selection across. */
   generation: number;
+  /** The rows come from the last check while the table is built (gates that did not fail are pending). */
+  provisional?: boolean;
   /** Milliseconds: page ready after the command, the check, the table (kept on the page for measurements). */
   timings: Record<string, number>;
 }
@@ -57,6 +67,7 @@ export type ToPage =
 export type FromPage =
   | { type: 'ready' }
   | { type: 'reveal'; session: number; index: number }
+  | { type: 'copyMarkdown' }
   | { type: 'rendered'; generation: number; rows: number };
 
 /** What the page keeps with `setState` (and the serializer gets back after a reload). */
@@ -64,6 +75,6 @@ export interface PageState {
   uri: string;
   scrollTop?: number;
   selected?: string;
-  filters?: { code: string; tool: string; failing: boolean };
+  filters?: { code: string; tool: string; failing: boolean; text?: string };
   censusOpen?: boolean;
 }

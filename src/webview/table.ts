@@ -15,6 +15,11 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const scriptStart = performance.now();
 const vscode = acquireVsCodeApi();
 const ROW = 26; // px, every line of the list (turn headers and calls)
+const ICONS = { pass: '✓', fail: '✗', na: '–', none: '○', pending: '…' } as const;
+/** The gates' short titles, for the narrow layout (the full title and question are the header's tooltip). */
+const SHORT: Record<string, string> = { envelope: 'Env', keys: 'Keys', args: 'Args', bytes: 'Bytes', replay: 'Replay' };
+/** The tool column is as wide as the longest tool name, up to this. */
+const MAX_TOOL_PX = 220;
 const OVERSCAN = 10;
 
 let meta: TableMeta | undefined;
@@ -32,13 +37,14 @@ const spacer = $<HTMLDivElement>('spacer');
 const codeFilter = $<HTMLSelectElement>('filter-code');
 const toolFilter = $<HTMLSelectElement>('filter-tool');
 const failingFilter = $<HTMLInputElement>('filter-failing');
+const textFilter = $<HTMLInputElement>('filter-text');
 
 function save(): void {
   state = {
     ...state,
     scrollTop: viewport.scrollTop,
     selected,
-    filters: { code: codeFilter.value, tool: toolFilter.value, failing: failingFilter.checked },
+    filters: { code: codeFilter.value, tool: toolFilter.value, failing: failingFilter.checked, text: textFilter.value },
     censusOpen: ($<HTMLDetailsElement>('census')).open,
   };
   vscode.setState(state);
@@ -63,7 +69,8 @@ function applyFilters(): void {
   const code = codeFilter.value;
   const tool = toolFilter.value;
   const failing = failingFilter.checked;
-  const filtering = code !== '' || tool !== '' || failing;
+  const text = textFilter.value.trim().toLowerCase();
+  const filtering = code !== '' || tool !== '' || failing || text !== '';
   const out: Item[] = [];
   let pendingTurn: Item | undefined;
   for (const it of items) {
@@ -71,7 +78,7 @@ function applyFilters(): void {
       pendingTurn = it;
       continue;
     }
-    if (filtering && ((code && !it.codes.includes(code) && !Object.values(it.gates).some((g) => g.code === code)) || (tool && it.tool !== tool) || (failing && !it.failing))) continue;
+    if (filtering && ((code && !it.codes.includes(code) && !Object.values(it.gates).some((g) => g.code === code)) || (tool && it.tool !== tool) || (failing && !it.failing) || (text && !it.args.toLowerCase().includes(text)))) continue;
     if (pendingTurn) {
       out.push(pendingTurn);
       pendingTurn = undefined;
@@ -137,13 +144,15 @@ function line(it: Item, i: number): HTMLElement {
   tool.title = it.callId ? `${it.tool} (${it.callId})` : it.tool;
   e.append(tool);
   e.append(argsCell(it));
+  const failed: string[] = [];
   for (const g of meta?.gates ?? []) {
     const c = it.gates[g.id];
+    if (c.status === 'fail') failed.push(c.code ?? g.title);
     const cell = el('span', `cell gate ${c.status}`);
     cell.dataset.gate = g.id;
     cell.dataset.status = c.status;
     cell.setAttribute('role', 'cell');
-    const icon = { pass: '✓', fail: '✗', na: '–', none: '○' }[c.status];
+    const icon = ICONS[c.status];
     cell.append(el('span', 'icon', icon));
     if (c.status === 'fail') {
       cell.append(el('span', 'code', c.code ?? 'fail'));
@@ -154,6 +163,10 @@ function line(it: Item, i: number): HTMLElement {
     cell.title = `${g.title}: ${c.status === 'na' ? 'not applicable' : c.status === 'none' ? 'nothing to replay' : c.status}${c.code ? ` (${c.code})` : ''}\n${c.signal}`;
     e.append(cell);
   }
+  // the narrow layout's gate cells are icons: the failing gates' codes are spelled out here, in full
+  const codes = el('span', 'cell codes', failed.join(', '));
+  codes.title = failed.join('\n');
+  e.append(codes);
   return e;
 }
 
@@ -217,7 +230,7 @@ function renderDetail(): void {
     const c = it.gates[g.id];
     const li = el('li', `gate ${c.status}`);
     li.dataset.gate = g.id;
-    li.append(el('span', 'icon', { pass: '✓', fail: '✗', na: '–', none: '○' }[c.status]), el('span', 'gate-name', `${g.title}: `));
+    li.append(el('span', 'icon', ICONS[c.status]), el('span', 'gate-name', `${g.title}: `));
     if (c.code) li.append(el('span', 'code', c.code));
     li.append(document.createTextNode(c.status === 'na' ? `not applicable: ${c.signal}` : c.signal));
     list.append(li);
@@ -301,6 +314,24 @@ for (const f of [codeFilter, toolFilter, failingFilter]) {
     save();
   });
 }
+let typing: ReturnType<typeof setTimeout> | undefined;
+textFilter.addEventListener('input', () => {
+  // a 10,000-call list is filtered once the typing pauses, not on every key
+  if (typing) clearTimeout(typing);
+  typing = setTimeout(() => {
+    applyFilters();
+    if (selected) scrollIntoView(indexOf(selected));
+    save();
+  }, 120);
+});
+textFilter.addEventListener('keydown', (ev) => {
+  if (ev.key === 'ArrowDown' || ev.key === 'Enter') {
+    viewport.focus();
+    move(1);
+    ev.preventDefault();
+  }
+});
+$('copy-md').addEventListener('click', () => vscode.postMessage({ type: 'copyMarkdown' }));
 $<HTMLDetailsElement>('census').addEventListener('toggle', () => save());
 
 // ---- the census and the findings outside calls --------------------------------------------------------------
@@ -352,10 +383,27 @@ function renderHeader(m: TableMeta): void {
   const head = $('head');
   head.replaceChildren(el('span', 'cell tool', 'Tool'), el('span', 'cell args', 'Arguments'));
   for (const g of m.gates) {
-    const h = el('span', 'cell gate', g.title);
-    h.title = g.question;
+    const h = el('span', 'cell gate');
+    h.append(el('span', 'long', g.title), el('span', 'short', SHORT[g.id] ?? g.title));
+    h.title = `${g.title}: ${g.question}`;
     head.append(h);
   }
+  head.append(el('span', 'cell codes', 'Failing'));
+  fitColumns(m.tools, m.codes);
+  $('meta').textContent += m.provisional ? ' · first rows from the last check, building the table…' : '';
+}
+
+/** The tool column as wide as its longest name, and the failing codes column as wide as its longest code (measured
+ *  in the page's font), so that neither is cut short. Every row is a grid of its own: the widths are set once. */
+function fitColumns(tools: string[], codes: string[]): void {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return;
+  const style = getComputedStyle(document.body);
+  ctx.font = `600 ${style.fontSize} ${style.fontFamily}`;
+  const widest = (names: string[], title: string) => names.reduce((w, t) => Math.max(w, ctx.measureText(t).width), ctx.measureText(title).width);
+  const px = (w: number) => `${Math.ceil(Math.min(MAX_TOOL_PX, w + 16))}px`;
+  document.documentElement.style.setProperty('--tool-w', px(widest(tools, 'Tool')));
+  document.documentElement.style.setProperty('--codes-w', px(widest(codes, 'Failing')));
 }
 
 // ---- messages -----------------------------------------------------------------------------------------------
@@ -378,6 +426,7 @@ window.addEventListener('message', (ev: MessageEvent<ToPage>) => {
         fillSelect(codeFilter, 'All codes', meta.codes, state.filters?.code ?? '');
         fillSelect(toolFilter, 'All tools', meta.tools, state.filters?.tool ?? '');
         failingFilter.checked = state.filters?.failing ?? false;
+        textFilter.value = state.filters?.text ?? '';
       } else {
         fillSelect(codeFilter, 'All codes', meta.codes, codeFilter.value);
         fillSelect(toolFilter, 'All tools', meta.tools, toolFilter.value);

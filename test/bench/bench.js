@@ -12,11 +12,15 @@ const os = require('node:os');
 const path = require('node:path');
 const { generate } = require('./generate');
 const { formatCases } = require('./formats');
+const { smallFilesCase } = require('./small-files');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MB = Number(process.env.BENCH_MB || 100);
 const RUNS = Number(process.env.BENCH_RUNS || 2);
 const dir = path.join(ROOT, '.bench');
+/** `check` runs with its default --jobs: every core. */
+const JOBS = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+const FORMATS = ['json', 'jsonl', 'sarif', 'text', 'markdown'];
 fs.mkdirSync(dir, { recursive: true });
 
 /** Run a command; Node commands are measured from inside too (peak RSS and CPU seconds, through rss.js). */
@@ -104,13 +108,24 @@ function main() {
     }
     const ratio = check.seconds / floor.seconds;
     const cpuRatio = check.cpu && floor.cpu ? check.cpu / floor.cpu : undefined;
-    console.log(`  check/floor ${ratio.toFixed(2)} wall` + (cpuRatio ? `, ${cpuRatio.toFixed(2)} CPU (${check.cpu.toFixed(2)} s / ${floor.cpu.toFixed(2)} s)` : ''));
+    console.log(`  check/floor ${ratio.toFixed(2)} wall` + (cpuRatio ? `, ${cpuRatio.toFixed(2)} CPU (${check.cpu.toFixed(2)} s / ${floor.cpu.toFixed(2)} s)` : '') + ` (check on ${JOBS} threads, floor on one)`);
+    // the report is written as it is made: peak RSS in every output format (the JSONL cases; OTLP is one document)
+    if (/\.jsonl$/.test(c.file)) {
+      const peaks = FORMATS.map((f) => `${f} ${(f === 'json' ? check : time('node', [path.join(ROOT, 'dist', 'cli.js'), 'check', c.file, '--contracts', 'fixtures/contracts', '--format', f, '--output', path.join(dir, 'report.out')])).peakMb.toFixed(0)} MB`);
+      console.log(`  peak RSS by format: ${peaks.join(', ')}`);
+    }
     verdict ??= { ratio, cpuRatio, python: python ? python.seconds / check.seconds : undefined, rss: check.peakMb, file: c.file, check };
   }
   compareCase(verdict.file, verdict.check);
+  // the recording proxy's overhead against the fake upstream called directly (two lines)
+  spawnSync('node', [path.join(__dirname, 'proxy.js')], { cwd: ROOT, stdio: 'inherit' });
   const py = verdict.python === undefined ? 'n/a (python3-jsonschema not installed)' : verdict.python.toFixed(1);
   if (verdict.cpuRatio) console.log(`(CPU time, steadier on a busy machine: check/floor ${verdict.cpuRatio.toFixed(2)})`);
   console.log(`bench: check/floor ${verdict.ratio.toFixed(2)}, python/check ${py}, peak RSS ${verdict.rss.toFixed(0)} MB`);
 }
 
 main();
+smallFilesCase(ROOT, dir, time).catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -147,6 +147,40 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   assert.strictEqual(await frame.locator('#count').innerText(), '2 of 20 calls');
   await frame.locator('#filter-tool').selectOption('');
   assert.strictEqual(await frame.locator('#count').innerText(), '20 calls');
+  // the text filter over the arguments
+  const withNotes = rows.filter((r) => r.args.toLowerCase().includes('notes/')).length;
+  assert.ok(withNotes > 0 && withNotes < 20, `some calls name notes/ (${withNotes})`);
+  await frame.locator('#filter-text').fill('NOTES/');
+  await frame.locator(`#count:text-is("${withNotes} of 20 calls")`).waitFor({ state: 'visible', timeout: 5000 });
+  await frame.locator('#filter-text').fill('');
+  await frame.locator('#count:text-is("20 calls")').waitFor({ state: 'visible', timeout: 5000 });
+  log(`text filter "NOTES/": ${withNotes} of 20 calls`);
+
+  // at the default width (the panel beside the trace) no tool name and no failing code is cut short
+  const fit = await frame.evaluate(() => ({
+    width: document.documentElement.clientWidth,
+    clipped: [...document.querySelectorAll('#spacer .row .tool, #spacer .row .codes, #spacer .row .gate .code')]
+      .filter((c) => getComputedStyle(c).display !== 'none' && c.getClientRects().length && c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.textContent),
+    codes: [...document.querySelectorAll('#spacer .row')].map((r) => [...r.querySelectorAll('.gate .code, .codes')].filter((c) => getComputedStyle(c).display !== 'none').map((c) => c.textContent).join(' ')).filter(Boolean),
+  }));
+  log(`table ${fit.width}px wide: failing codes on screen ${JSON.stringify(fit.codes)}; clipped ${JSON.stringify(fit.clipped)}`);
+  assert.deepStrictEqual(fit.clipped, [], 'every tool name and failing code fits');
+  assert.ok(fit.codes.some((c) => c.includes('status-theater')), 'status-theater is spelled out');
+
+  // Copy as Markdown: the core's rendering of the table on the clipboard
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin }).catch(() => undefined);
+  await frame.locator('#copy-md').click();
+  const copied = await page.waitForFunction(async () => {
+    try {
+      const t = await navigator.clipboard.readText();
+      return t.startsWith('### Contract Guard: decision table') ? t : false;
+    } catch {
+      return false;
+    }
+  }, null, { timeout: 10000 }).then((h) => h.jsonValue());
+  log(`copied as markdown: ${copied.split('\n').slice(0, 3).join(' / ')}`);
+  assert.match(copied, /\*\*Failing calls\*\* \(10\)/);
 
   // 6. live: an edit of the trace (grep's "path" renamed "paths") updates the table, keeping scroll and selection
   await frame.locator('#spacer .row[data-key="0:8"]').click();
@@ -158,7 +192,9 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   await page.keyboard.type('s');
   await page.keyboard.press('Escape'); // no completion
   await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"][data-status="fail"]').waitFor({ state: 'attached', timeout: 15000 });
-  assert.match(await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"]').innerText(), /extra-key/);
+  assert.match(await frame.locator('#spacer .row[data-key="0:7"] .gate[data-gate="keys"]').textContent(), /extra-key/);
+  // and on screen, whatever the width: in the gate cell (wide) or the failing codes column (narrow)
+  assert.match(await frame.locator('#spacer .row[data-key="0:7"]').innerText(), /extra-key/);
   assert.strictEqual(await frame.locator('#spacer .row[data-key="0:8"]').getAttribute('aria-selected'), 'true', 'the selection survives the rebuild');
   const after = await frame.evaluate(() => document.getElementById('rows').scrollTop);
   assert.strictEqual(after, before, 'the scroll position survives the rebuild');

@@ -40,6 +40,7 @@ parentPort.on('message', (msg) => {
     }
     Atomics.store(progress, 2, input.special ? 1 : 0);
     const problem = runInput(loaded, input, i);
+    // eslint-disable-next-line no-useless-assignment -- drops the input before the heap is measured below
     input = undefined;
     if (problem) parentPort.postMessage({ type: 'fail', index: i, ...problem });
     const done = Atomics.add(progress, 1, 1) + 1;

@@ -14,6 +14,7 @@ const WHY: Partial<Record<ArgumentsEncoding, string>> = {
 export const argumentsEncoding: Check = {
   code: 'arguments-encoding',
   severity: 'error',
+  gate: 'keys',
   title: 'Arguments are not a plain JSON object',
   description: 'The arguments had to be decoded before they could be checked: invalid JSON, a markdown fence, a double-encoded string, an `{"input": ...}` wrapper, a non-object, or a string where the format sends an object (and the reverse). One finding per call; whatever could be recovered is then checked as usual.',
   example: { input: '{"name": "get_weather", "arguments": "```json\\n{\\"city\\": \\"Oslo\\"}\\n```"}', message: 'arguments of get_weather are wrapped in a markdown code fence' },

@@ -1,10 +1,10 @@
 // The room that does not exist: an argument the contract says must come from an earlier tool's results, whose
 // value no earlier result in the session offered.
 import type { ArgumentSource, ToolContract } from '../contracts/types';
-import type { ToolCall } from '../model';
+import type { Span, ToolCall } from '../model';
+import { spanOf, type Anchor } from '../parse/doc';
 import { brief } from '../results';
-import type { Check } from './check';
-import { pairingOf } from './pairing';
+import type { Check, SessionContext } from './check';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -15,11 +15,39 @@ interface Offered {
   values: Set<string>;
   texts: string[];
   results: number;
-  /** Index (in session.results) of the last source result, for related information. */
-  last?: number;
+  /** Where the last source result is, for related information (an anchor while its segment is checked, then a
+   *  span). */
+  lastAt?: Anchor;
+  lastSpan?: Span;
   /** What the last source result offered (its values, or whether it was text), for related information. */
   lastGot?: Set<string>;
   lastWasText?: boolean;
+}
+
+/** Values (and characters of text) one (tool, field) pair keeps across the segments of a long session at most. */
+export const MAX_OFFERED = 100_000;
+const MAX_TEXT = 4_000_000;
+
+/** The (source tool, field) pairs the calls need: in a whole session, from the tools it calls; in a segment of a
+ *  long one (later calls unknown yet), from every contract in reach that names sources. */
+function sourcesNeeded(ctx: SessionContext, names: Iterable<string>, needs: Map<string, Map<string, Offered>>): void {
+  for (const name of names) {
+    const sources = sourcesOf(ctx.pairing.contract(name));
+    if (!sources) continue;
+    for (const [arg, src] of sources) {
+      const byField = needs.get(src.tool) ?? new Map<string, Offered>();
+      byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
+      needs.set(src.tool, byField);
+    }
+  }
+}
+
+function contractNames(ctx: SessionContext): Set<string> {
+  const names = new Set<string>(ctx.contracts.tools.keys());
+  for (const t of ctx.session.tools) names.add(t.name);
+  if (ctx.packs) for (const n of ctx.packs.tools.keys()) names.add(n);
+  for (const c of ctx.session.calls) names.add(c.name);
+  return names;
 }
 
 function scalarsInto(v: unknown, out: Set<string>, depth = 0): void {
@@ -70,23 +98,21 @@ function said(o: Offered): string {
 export const assumedValue: Check = {
   code: 'assumed-value',
   severity: 'warning',
+  gate: 'keys',
   title: 'An argument that should come from an earlier result, and did not',
   description: 'A contract can say where an argument\'s value must come from: `argumentSources: {"room_id": {"tool": "list_rooms", "field": "rooms"}}`. A call whose value for that argument no earlier result of that tool in the session offered (under `field` anywhere in the result, default the argument\'s own name; the whole result when it has no such key; the text of a plain-text result) was assumed, not looked up: the room that does not exist. Failed source results offer nothing. A value that already breaks the schema (`type-drift`, `constraint`) gets only that finding.',
   example: { input: 'list_rooms -> {"rooms": ["KILLAM-212", "MCD-17"]}, then book_room {"room_id": "CS-130", ...}', message: 'book_room.room_id CS-130 was not in the last list_rooms result' },
   run(ctx) {
     const { calls, results } = ctx.session;
-    const pairing = pairingOf(ctx);
+    const pairing = ctx.pairing;
     // Which (source tool, field) pairs any called tool needs; most sessions need none and stop here.
-    const needs = new Map<string, Map<string, Offered>>();
-    for (const call of calls) {
-      const sources = sourcesOf(pairing.contract(call.name));
-      if (!sources) continue;
-      for (const [arg, src] of sources) {
-        const byField = needs.get(src.tool) ?? new Map<string, Offered>();
-        byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
-        needs.set(src.tool, byField);
-      }
-    }
+    const state = ctx.state('assumed-value', () => ({ needs: undefined as Map<string, Map<string, Offered>> | undefined }));
+    let needs = state.needs;
+    if (!needs) {
+      needs = new Map<string, Map<string, Offered>>();
+      sourcesNeeded(ctx, ctx.whole ? calls.map((c) => c.name) : contractNames(ctx), needs);
+      if (!ctx.whole) state.needs = needs;
+    } else sourcesNeeded(ctx, calls.map((c) => c.name), needs); // a tool defined later in the trace
     if (needs.size === 0) return;
     let next = 0;
     for (const call of calls) {
@@ -94,10 +120,34 @@ export const assumedValue: Check = {
       const sources = sourcesOf(pairing.contract(call.name));
       if (sources) for (const [arg, src] of sources) check(call, arg, src);
     }
+    while (!ctx.final && next < results.length) offer(next++);
+    if (!ctx.final) carry();
+
+    /** The end of a segment: the last source results are kept as places, and the values offered are capped. */
+    function carry(): void {
+      for (const byField of needs!.values()) {
+        for (const o of byField.values()) {
+          if (o.lastAt) {
+            o.lastSpan = spanOf(o.lastAt);
+            o.lastAt = undefined;
+          }
+          let chars = 0;
+          for (const t of o.texts) chars += t.length;
+          if (o.values.size > MAX_OFFERED || chars > MAX_TEXT) {
+            ctx.limit(`assumed-value: more than ${MAX_OFFERED} values offered for one argument; the oldest are forgotten`);
+            for (const v of o.values) {
+              if (o.values.size <= MAX_OFFERED) break;
+              o.values.delete(v);
+            }
+            while (chars > MAX_TEXT && o.texts.length) chars -= o.texts.shift()!.length;
+          }
+        }
+      }
+    }
 
     function offer(i: number): void {
-      const source = pairing.callOf[i];
-      const byField = source && needs.get(source.name);
+      const source = pairing.callOf(i);
+      const byField = source && needs!.get(source.name);
       if (!source || !byField) return;
       if (pairing.failed(i)) return;
       const reading = pairing.fullReading(i);
@@ -108,7 +158,8 @@ export const assumedValue: Check = {
         } else if (!fieldValuesInto(reading.body, field, got)) scalarsInto(reading.body, got);
         for (const v of got) offered.values.add(v);
         offered.results++;
-        offered.last = i;
+        offered.lastAt = results[i].at;
+        offered.lastSpan = undefined;
         offered.lastGot = got;
         offered.lastWasText = reading.text !== undefined;
       }
@@ -120,20 +171,20 @@ export const assumedValue: Check = {
       const values = scalarValues(args[arg]);
       if (!values) return;
       if (ctx.schemaFaults(call).some((f) => f.path.length >= 1 && f.path[0] === arg)) return; // one finding per fault
-      const offered = needs.get(src.tool)!.get(src.field ?? arg)!;
+      const offered = needs!.get(src.tool)!.get(src.field ?? arg)!;
       const missing = values.filter((v) => !offered.values.has(v) && !offered.texts.some((t) => v.length >= 2 && t.includes(v)));
       if (missing.length === 0) return;
       const what = `${call.name}.${arg} ${missing.join(', ')}`;
       const message = offered.results === 0
         ? `${what} did not come from ${src.tool}: no ${src.tool} result precedes it`
         : `${what} was not in ${offered.results === 1 ? 'the last' : `any of the ${offered.results} earlier`} ${src.tool} result${offered.results === 1 ? '' : 's'}`;
-      const last = offered.last !== undefined ? results[offered.last] : undefined;
+      const about = `the last ${src.tool} result ${said(offered)}`;
       ctx.report({
         code: 'assumed-value',
         message,
         at: ctx.argAnchor(call, [arg]),
         call,
-        related: last ? [{ at: last.at, message: `the last ${src.tool} result ${said(offered)}` }] : undefined,
+        related: offered.lastAt ? [{ at: offered.lastAt, message: about }] : offered.lastSpan ? [{ span: offered.lastSpan, message: about }] : undefined,
       });
     }
   },

@@ -1,10 +1,16 @@
-// What a check is: stable metadata (code, default severity, documentation) and a function over one session.
+// What a check is: stable metadata (code, default severity, documentation, the decision-table gate it answers) and
+// a function over one session. The SessionContext is the one view of a checked session: the checks, the decision
+// table, the census, freeze and compare all read a session through the context the engine built for it.
 import type { ContractSet, ToolContract } from '../contracts/types';
 import type { PackContracts } from '../contracts/packs';
 import type { Profile } from '../contracts/compile';
-import type { ArgumentsEncoding, Session, Severity, ToolCall } from '../model';
+import type { ArgumentsEncoding, Session, Severity, Span, ToolCall } from '../model';
 import type { Anchor, Doc, JsonPath } from '../parse/doc';
+import { SessionPairing, type Pairing, type PairingState } from './pairing';
 import { validateArguments, type SchemaFault } from './validation';
+
+/** The decision table's columns: the question a person asks before trusting a call (DESIGN.md's table). */
+export type GateId = 'envelope' | 'keys' | 'args' | 'bytes' | 'replay';
 
 export interface CodeInfo {
   code: string;
@@ -22,7 +28,8 @@ export interface PendingFinding {
   message: string;
   at: Anchor;
   call?: ToolCall;
-  related?: { at: Anchor; message: string }[];
+  /** Related places: an anchor, or the span of a place whose source an earlier segment of the session held. */
+  related?: ({ at: Anchor; message: string } | { span: Span; message: string })[];
   /** Overrides the code's default severity (e.g. an orphan call at the very end of a trace is info). */
   severity?: Severity;
 }
@@ -41,12 +48,30 @@ export interface EffectiveArgs {
   path: JsonPath;
 }
 
+/** What a session checked in segments carries from one segment to the next (src/core/state.ts): pairing's facts
+ *  and each cross-call check's own state, by code. Plain data (Maps and Sets allowed: structured-clone safe). */
+export interface SessionState {
+  pairing?: PairingState;
+  checks: Record<string, unknown>;
+}
+
+/** The part of a session a context holds, when the session is checked in segments. */
+export interface Segment {
+  /** Carried from the earlier segments, and updated by this one's checks. */
+  state: SessionState;
+  /** The session is complete: end-of-session rules apply (orphan calls, results that matched no call). */
+  final: boolean;
+  /** A cap on carried state was hit: one line saying which (the engine reports each once). */
+  limit(message: string): void;
+}
+
 export class SessionContext {
   private readonly embedded = new Map<string, ToolContract>();
   private readonly faults = new Map<ToolCall, SchemaFault[]>();
   /** Tools called with free-form command lines, when a pack treats such lines as shell commands. */
   private readonly commands = new Set<string>();
   readonly closed: boolean;
+  private paired?: Pairing;
 
   constructor(
     readonly session: Session,
@@ -58,6 +83,8 @@ export class SessionContext {
     readonly volatileTools: ReadonlySet<string> = new Set(),
     /** Built-in packs that apply to this session's format (partial: they never make the session closed). */
     readonly packs?: PackContracts,
+    /** When the session is checked in segments: this one's place (absent: the whole session is here). */
+    readonly segment?: Segment,
   ) {
     if (packs?.command) for (const c of session.calls) if (c.encoding === 'freeform') this.commands.add(c.name);
     for (const t of session.tools) {
@@ -67,6 +94,38 @@ export class SessionContext {
         : { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
     }
     this.closed = contracts.closed || session.tools.length > 0;
+  }
+
+  /** Calls paired with their results, made once per session (segment) on first use and shared by every reader. */
+  get pairing(): Pairing {
+    return (this.paired ??= new SessionPairing(this, this.segment?.state.pairing));
+  }
+
+  /** The whole session is here (not a segment): a check may use what the whole session shows at once. */
+  get whole(): boolean {
+    return this.segment === undefined;
+  }
+
+  /** No segment follows: end-of-session rules apply. */
+  get final(): boolean {
+    return this.segment === undefined || this.segment.final;
+  }
+
+  /** A check's state across the segments of this session (made by `init` for the first one). */
+  state<S>(code: string, init: () => S): S {
+    if (!this.segment) return init();
+    const checks = this.segment.state.checks;
+    return (checks[code] ??= init()) as S;
+  }
+
+  /** A cap on what a check carries between segments was hit (see Segment.limit). */
+  limit(message: string): void {
+    this.segment?.limit(message);
+  }
+
+  /** After the checks of a segment ran: what pairing carries to the next one. */
+  carry(): void {
+    if (this.segment && !this.segment.final) this.segment.state.pairing = (this.pairing as SessionPairing).carry();
   }
 
   contractFor(name: string): ResolvedContract | undefined {
@@ -127,11 +186,13 @@ export class SessionContext {
 }
 
 export interface Check extends CodeInfo {
+  /** The decision-table gate a finding of this code fails (none: shown on the row, outside the gates). */
+  gate?: GateId;
   run(ctx: SessionContext): void;
 }
 
 /** A check that reports schema faults of one kind. */
-export function schemaFaultCheck(info: CodeInfo, describe: (call: ToolCall, fault: SchemaFault) => string): Check {
+export function schemaFaultCheck(info: CodeInfo & { gate?: GateId }, describe: (call: ToolCall, fault: SchemaFault) => string): Check {
   return {
     ...info,
     run(ctx) {

@@ -1,20 +1,40 @@
 // A call no result answers. Pairing itself lives in pairing.ts.
+import type { ToolCall } from '../model';
 import type { Check } from './check';
-import { pairingOf } from './pairing';
+
+/** Calls still unanswered at the end of a segment that are kept for the end of the session, at most. */
+export const MAX_WAITING = 10_000;
 
 export const orphanCall: Check = {
   code: 'orphan-call',
   severity: 'warning',
+  gate: 'envelope',
   title: 'A call with no result',
   description: 'Calls and results are paired per session, by id (or by position where the format has no ids). A call no result answers, while the session went on, is a warning: whatever the model said next was not based on that call. A call of the last turn, still awaiting its result when the trace ends (nothing but results after it), is only info. Sessions that record no results at all (a log of calls, a single response) are not checked, nor sessions read by their shape (`read-by-shape`), whose pairing is only what the file states. An error result (`is_error: true`, a span with status ERROR, a JSON-RPC error) is a result: the call is answered.',
   example: { input: 'get_weather (call_2) in turn 2, no tool message with tool_call_id call_2, the session goes on', message: 'get_weather (call_2) got no result; the session went on without it' },
   run(ctx) {
     const { calls, results, turns, continuedAfterCalls } = ctx.session;
+    if (ctx.session.linksStated) return;
+    // calls of earlier segments still unanswered there; answered later by id, or orphans at the end
+    const state = ctx.state('orphan-call', () => ({ results: false, waiting: [] as ToolCall[] }));
+    state.results ||= results.length > 0;
+    const pairing = ctx.pairing;
+    if (state.waiting.length && results.length) {
+      const answered = new Set(results.map((r) => r.callId).filter((id) => id !== undefined));
+      state.waiting = state.waiting.filter((c) => c.id === undefined || !answered.has(c.id));
+    }
+    if (!ctx.final) {
+      for (const call of calls) if (!pairing.resultOf(call)) state.waiting.push(call);
+      if (state.waiting.length > MAX_WAITING) {
+        ctx.limit(`orphan-call: more than ${MAX_WAITING} calls without a result so far; the oldest are forgotten`);
+        state.waiting.splice(0, state.waiting.length - MAX_WAITING);
+      }
+      return;
+    }
     // no results recorded, or only the links a file states (the shape reader): an unanswered call proves nothing
-    if (results.length === 0 || ctx.session.linksStated) return;
-    const pairing = pairingOf(ctx);
-    for (const call of calls) {
-      if (pairing.resultOf[call.index]) continue;
+    if (!state.results) return;
+    for (const call of [...state.waiting, ...calls]) {
+      if (pairing.resultOf(call)) continue;
       const id = call.id ? ` (${call.id})` : '';
       if (call.turn >= turns && !continuedAfterCalls) {
         ctx.report({ code: 'orphan-call', message: `${call.name}${id} is still awaiting its result: the trace ends here`, at: call.nameAt, call, severity: 'info' });

@@ -1,7 +1,10 @@
 // A result whose call id matches no call. Pairing itself lives in pairing.ts.
 import { transportKind } from '../results';
+import type { ToolResult } from '../model';
 import type { Check } from './check';
-import { pairingOf } from './pairing';
+
+/** Results that matched no call yet kept for the end of the session (their call may come later), at most. */
+export const MAX_UNMATCHED = 1_000;
 
 export const orphanResult: Check = {
   code: 'orphan-result',
@@ -11,13 +14,20 @@ export const orphanResult: Check = {
   example: { input: '{"role": "tool", "tool_call_id": "call_9", "content": "..."} with no call_9', message: 'result for call_9 matches no call in this session' },
   run(ctx) {
     const { results } = ctx.session;
-    if (results.length === 0) return;
-    const pairing = pairingOf(ctx);
-    results.forEach((result, i) => {
-      if (pairing.callOf[i]) return;
-      if (transportKind(pairing.reading(i)) === 'failure') return;
+    const state = ctx.state('orphan-result', () => ({ unmatched: [] as ToolResult[] }));
+    if (results.length === 0 && state.unmatched.length === 0) return;
+    const pairing = ctx.pairing;
+    const report = (result: ToolResult) => {
       const message = result.callId ? `result for ${result.callId} matches no call in this session` : 'result answers no call: no unanswered call precedes it';
       ctx.report({ code: 'orphan-result', message, at: result.at });
+    };
+    // results of earlier segments whose id no call had there: a later call may have it
+    if (ctx.final) for (const r of state.unmatched) if (r.callId === undefined || !pairing.knowsId(r.callId)) report(r);
+    results.forEach((result, i) => {
+      if (pairing.callOf(i) || pairing.answersEarlier(i)) return;
+      if (transportKind(pairing.reading(i)) === 'failure') return;
+      if (!ctx.final && result.callId !== undefined && state.unmatched.length < MAX_UNMATCHED) state.unmatched.push(result);
+      else report(result);
     });
   },
 };

@@ -1,23 +1,58 @@
 // Pairing calls with results, per session: by id where the format has ids, by position where it has none.
-// One home for it, computed once per session and shared by the cross-call checks (and by fixtures and the
-// decision table): which result answers which call, each call's fingerprint, each result's reading, whether a
-// call is mutating and whether its result failed. Everything is cached in arrays indexed like the session.
+// One home for it, computed once per session segment (on its SessionContext) and shared by the cross-call checks
+// (and by fixtures and the decision table): which result answers which call, each call's fingerprint, each
+// result's reading, whether a call is mutating and whether its result failed. A long session is checked in
+// segments (src/core/state.ts): what later segments need of the earlier ones — the first call of each id, the
+// positional cursor — is carried as a small `PairingState`; call indexes stay those of the whole session, result
+// indexes are those of the segment (`ctx.session.results`).
 import type { ToolContract } from '../contracts/types';
-import { callFingerprint } from '../fingerprint';
-import type { ToolCall, ToolResult } from '../model';
+import { callFingerprint, hash64 } from '../fingerprint';
+import type { Span, ToolCall, ToolResult } from '../model';
+import { spanOf, type Anchor } from '../parse/doc';
 import { bodyFailure, okExitCodesFor, readResultOnce, transportKind, type ResultReading } from '../results';
 import type { SessionContext } from './check';
 import { isMutating } from './mutation';
 
+/** A call of an earlier segment, as much as later segments need of it. */
+export interface CallFacts {
+  name: string;
+  turn: number;
+  index: number;
+  /** Where its name is (related information points there). */
+  nameSpan: Span;
+  /** hash64 of its fingerprint (echoes of it are the same call recorded twice). */
+  print: string;
+}
+
+/** What pairing carries from one segment of a session to the next (plain data). */
+export interface PairingState {
+  /** The first call of each id, in earlier segments. */
+  ids: [string, CallFacts][];
+  /** How many calls the earlier segments held (the first call index of the next segment). */
+  calls: number;
+}
+
+/** The first call with an id: a call of this segment, or the facts of one of an earlier segment. */
+export type FirstCall = ToolCall | CallFacts;
+
+/** Where related information about a first call points: its name in the source. */
+export function nameOf(first: FirstCall): { at: Anchor } | { span: Span } {
+  return 'nameAt' in first ? { at: first.nameAt } : { span: first.nameSpan };
+}
+
 export interface Pairing {
-  /** The (first) result that answered each call, by call index. */
-  readonly resultOf: (ToolResult | undefined)[];
-  /** The index in session.results of that result, by call index (-1: none). */
-  readonly resultIndexOf: number[];
-  /** The call each result answers, by result index (undefined: an orphan result). */
-  readonly callOf: (ToolCall | undefined)[];
+  /** The (first) result that answered a call of this segment. */
+  resultOf(call: ToolCall): ToolResult | undefined;
+  /** The index in the segment's results of that result (-1: none). */
+  resultIndexOf(call: ToolCall): number;
+  /** The call result `i` answers (undefined: an orphan result, or one answering a call of an earlier segment). */
+  callOf(i: number): ToolCall | undefined;
+  /** Result `i` answers a call of an earlier segment (its id was seen there). */
+  answersEarlier(i: number): boolean;
+  /** Some call of the session so far has this id. */
+  knowsId(id: string): boolean;
   /** Calls whose id an earlier, different call already used. */
-  readonly sharedIds: { first: ToolCall; call: ToolCall }[];
+  readonly sharedIds: { first: FirstCall; call: ToolCall }[];
   /** Calls recorded twice: same id, same tool, same arguments as an earlier call (one call, not two). */
   readonly echoes: Set<ToolCall>;
   /** Tool + canonical effective arguments of a call. */
@@ -39,15 +74,6 @@ export interface Pairing {
   inputRequired(i: number): boolean;
 }
 
-// Sessions are checked one at a time (one SessionContext each): the pairing of the session being checked is all
-// there is to keep, so no cache outlives it (a WeakMap per session costs the garbage collector more than pairing).
-let last: { ctx: SessionContext; pairing: Pairing } | undefined;
-
-/** The fingerprint of a call (tool + canonical effective arguments). */
-export function fingerprintOf(ctx: SessionContext, call: ToolCall): string {
-  return pairingOf(ctx).fingerprint(call);
-}
-
 const NO_ECHOES: Set<ToolCall> = new Set();
 
 /** Readings of small payloads are kept for the session's other checks; a big one is read again when asked, so the
@@ -58,15 +84,19 @@ function compact(r: ResultReading): boolean {
   return (r.parsed ?? 0) <= KEEP_READING;
 }
 
-class SessionPairing implements Pairing {
-  readonly resultOf: (ToolResult | undefined)[];
-  readonly resultIndexOf: number[];
-  readonly callOf: (ToolCall | undefined)[];
-  readonly sharedIds: { first: ToolCall; call: ToolCall }[] = [];
+/** The pairing of one session (segment); `SessionContext.pairing` makes it once, on first use. */
+export class SessionPairing implements Pairing {
+  private readonly results: (ToolResult | undefined)[];
+  private readonly resultIndexes: number[];
+  private readonly calls: (ToolCall | undefined)[];
+  private readonly earlier: boolean[] = [];
+  readonly sharedIds: { first: FirstCall; call: ToolCall }[] = [];
   readonly echoes: Set<ToolCall> = NO_ECHOES;
-  /** Calls by id; a list only when several calls share one. */
-  private readonly byId = new Map<string, ToolCall | ToolCall[]>();
-  // Filled lazily, indexed like session.calls / session.results.
+  /** Calls by id; a list only when several calls share one. Calls of earlier segments are facts. */
+  private readonly byId = new Map<string, FirstCall | FirstCall[]>();
+  /** Index of this segment's first call in the session. */
+  private readonly base: number;
+  // Filled lazily, indexed like the segment's calls / results.
   private fingerprints: (string | undefined)[] = [];
   private quick: (ResultReading | undefined)[] = [];
   private full: (ResultReading | undefined)[] = [];
@@ -74,12 +104,38 @@ class SessionPairing implements Pairing {
   private contracts?: Map<string, ToolContract | undefined>;
   private mutates?: Map<string, boolean>;
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(private readonly ctx: SessionContext, carried?: PairingState) {
     const { calls, results } = ctx.session;
-    this.resultOf = new Array(calls.length).fill(undefined);
-    this.resultIndexOf = new Array<number>(calls.length).fill(-1);
-    this.callOf = new Array(results.length).fill(undefined);
+    this.base = carried?.calls ?? 0;
+    if (carried) for (const [id, facts] of carried.ids) this.byId.set(id, facts);
+    this.results = new Array(calls.length).fill(undefined);
+    this.resultIndexes = new Array<number>(calls.length).fill(-1);
+    this.calls = new Array(results.length).fill(undefined);
     this.pair();
+  }
+
+  resultOf(call: ToolCall): ToolResult | undefined {
+    return this.results[call.index - this.base];
+  }
+
+  resultIndexOf(call: ToolCall): number {
+    return this.resultIndexes[call.index - this.base] ?? -1;
+  }
+
+  callOf(i: number): ToolCall | undefined {
+    return this.calls[i];
+  }
+
+  answersEarlier(i: number): boolean {
+    return this.earlier[i] === true;
+  }
+
+  knowsId(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  private print(first: FirstCall): string {
+    return 'nameAt' in first ? this.fingerprint(first) : first.print;
   }
 
   private pair(): void {
@@ -93,7 +149,8 @@ class SessionPairing implements Pairing {
         continue;
       }
       const first = Array.isArray(same) ? same[0] : same;
-      if (first.name === call.name && this.fingerprint(first) === this.fingerprint(call)) {
+      // a call of an earlier segment is compared by the hash of its fingerprint
+      if (first.name === call.name && ('nameAt' in first ? this.fingerprint(first) === this.fingerprint(call) : first.print === hash64(this.fingerprint(call)))) {
         if (this.echoes === NO_ECHOES) (this as { echoes: Set<ToolCall> }).echoes = new Set();
         this.echoes.add(call);
       }
@@ -104,46 +161,63 @@ class SessionPairing implements Pairing {
     let next = 0; // the earliest call that may still be waiting for a positional result
     for (let i = 0; i < results.length; i++) {
       const r = results[i];
-      let call: ToolCall | undefined;
+      let call: FirstCall | undefined;
       if (r.callId !== undefined && r.callId !== '') {
         const same = byId.get(r.callId);
         if (same) call = Array.isArray(same) ? this.pick(same, r) : same;
       } else if (r.callIndex !== undefined) {
-        call = calls[r.callIndex];
+        call = r.callIndex < this.base ? undefined : calls[r.callIndex - this.base];
+        if (r.callIndex < this.base) this.earlier[i] = true;
       } else {
-        while (next < calls.length && (this.resultIndexOf[next] >= 0 || (calls[next].id !== undefined && calls[next].id !== ''))) next++;
+        while (next < calls.length && (this.resultIndexes[next] >= 0 || (calls[next].id !== undefined && calls[next].id !== ''))) next++;
         if (next < calls.length && calls[next].turn <= r.turn) call = calls[next];
       }
       if (!call) continue;
-      this.callOf[i] = call;
-      if (this.resultIndexOf[call.index] < 0) {
-        this.resultIndexOf[call.index] = i;
-        this.resultOf[call.index] = r;
+      if (!('nameAt' in call)) {
+        this.earlier[i] = true;
+        continue;
+      }
+      this.calls[i] = call;
+      const k = call.index - this.base;
+      if (this.resultIndexes[k] < 0) {
+        this.resultIndexes[k] = i;
+        this.results[k] = r;
       }
     }
     // An echo shares its original's result.
     for (const e of this.echoes) {
-      const orig = (byId.get(e.id!) as ToolCall[])[0];
-      if (this.resultIndexOf[e.index] < 0) {
-        this.resultIndexOf[e.index] = this.resultIndexOf[orig.index];
-        this.resultOf[e.index] = this.resultOf[orig.index];
+      const orig = (byId.get(e.id!) as FirstCall[])[0];
+      const k = e.index - this.base;
+      if (this.resultIndexes[k] < 0 && 'nameAt' in orig) {
+        this.resultIndexes[k] = this.resultIndexes[orig.index - this.base];
+        this.results[k] = this.results[orig.index - this.base];
       }
     }
   }
 
   /** Of several calls sharing an id: the first still unanswered one made before the result, else the latest
-   *  made before it. */
-  private pick(same: ToolCall[], r: ToolResult): ToolCall {
-    for (const c of same) if (this.resultIndexOf[c.index] < 0 && !this.echoes.has(c) && c.turn <= r.turn) return c;
+   *  made before it (calls of earlier segments were answered there). */
+  private pick(same: FirstCall[], r: ToolResult): FirstCall {
+    for (const c of same) if ('nameAt' in c && this.resultIndexes[c.index - this.base] < 0 && !this.echoes.has(c) && c.turn <= r.turn) return c;
     for (let k = same.length - 1; k >= 0; k--) if (same[k].turn <= r.turn) return same[k];
     return same[0];
   }
 
+  /** What the next segment needs: the first call of every id (its facts), and where its calls start. */
+  carry(): PairingState {
+    const ids: [string, CallFacts][] = [];
+    for (const [id, same] of this.byId) {
+      const first = Array.isArray(same) ? same[0] : same;
+      ids.push([id, 'nameAt' in first ? { name: first.name, turn: first.turn, index: first.index, nameSpan: spanOf(first.nameAt), print: hash64(this.fingerprint(first)) } : first]);
+    }
+    return { ids, calls: this.base + this.ctx.session.calls.length };
+  }
+
   fingerprint(call: ToolCall): string {
-    let fp = this.fingerprints[call.index];
+    let fp = this.fingerprints[call.index - this.base];
     if (fp === undefined) {
       fp = callFingerprint(call.name, this.args(call), call.argumentsRaw);
-      this.fingerprints[call.index] = fp;
+      this.fingerprints[call.index - this.base] = fp;
     }
     return fp;
   }
@@ -196,7 +270,7 @@ class SessionPairing implements Pairing {
   failed(i: number): boolean {
     let fail = this.failures[i];
     if (fail === undefined) {
-      const call = this.callOf[i];
+      const call = this.calls[i];
       const reading = this.reading(i);
       const okExit = reading.transport.exitCode === undefined ? undefined : okExitCodesFor(call?.name, call && this.contract(call.name)?.okExitCodes);
       fail = transportKind(reading, okExit) === 'failure' || bodyFailure(reading) !== undefined;
@@ -208,14 +282,4 @@ class SessionPairing implements Pairing {
   inputRequired(i: number): boolean {
     return i >= 0 && this.reading(i).transport.inputRequired === true;
   }
-}
-
-export function pairingOf(ctx: SessionContext): Pairing {
-  if (last?.ctx !== ctx) last = { ctx, pairing: new SessionPairing(ctx) };
-  return last.pairing;
-}
-
-/** Let go of the last session's pairing once its checks are done, so a large session is not kept alive. */
-export function forgetPairing(): void {
-  last = undefined;
 }

@@ -5,12 +5,12 @@
 // (checks/pairing.ts). An honest failure (is_error, a JSON-RPC error, a failed exit) carries no result to check.
 import { readResult, resultBodyAnchor } from '../results';
 import type { Check } from './check';
-import { pairingOf } from './pairing';
 import { validateArguments } from './validation';
 
 export const resultContract: Check = {
   code: 'result-contract',
   severity: 'warning',
+  gate: 'keys',
   title: 'A result breaks the result schema its contract declares',
   description: 'The tool\'s contract declares what it returns (a Contract Guard `result` schema, or an MCP `outputSchema`, against which `structuredContent` is checked whatever JSON value it is: an object, an array, a string, a number) and the recorded result does not match: a missing or extra key, a mistyped value, a value outside its enum or range. Results that honestly failed (`is_error`, a JSON-RPC error, a failed exit code) are not checked, nor is an MCP result that asks for input first (`resultType: "input_required"`). The finding points at the offending part of the result.',
   example: { input: '{"role": "tool", "tool_call_id": "call_1", "content": "{\\"temp\\": \\"cold\\"}"}', message: 'get_weather result: temp wanted number, got string "cold"' },
@@ -20,9 +20,9 @@ export const resultContract: Check = {
     let any = false;
     for (const call of ctx.session.calls) if (ctx.contractFor(call.name)?.contract.result !== undefined) any = true;
     if (!any) return;
-    const pairing = pairingOf(ctx);
+    const pairing = ctx.pairing;
     results.forEach((result, i) => {
-      const call = pairing.callOf[i];
+      const call = pairing.callOf(i);
       const schema = call && ctx.contractFor(call.name)?.contract.result;
       if (!call || schema === undefined || pairing.failed(i) || pairing.inputRequired(i)) return;
       const reading = readResult(result);

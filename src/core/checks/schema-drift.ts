@@ -67,7 +67,12 @@ export const schemaDrift: Check = {
   description: 'The trace recorded the tool definitions the model was given (request `tools`, MCP `tools/list`, ...). The workspace contract for the same tool says something else, so the model was held to a different contract than the one you check. Descriptions and titles are ignored.',
   example: { input: '{"messages": [...], "tools": [{"type": "function", "function": {"name": "get_weather", "parameters": {"properties": {"city": {}, "lang": {}}}}}]}', message: 'get_weather recorded in the trace differs from contracts/weather.contract.json: adds lang' },
   run(ctx) {
-    for (const tool of ctx.session.tools) {
+    // a segment holds every definition so far: those an earlier segment compared are not compared again
+    const state = ctx.state('schema-drift', () => ({ done: 0 }));
+    const tools = ctx.session.tools;
+    const from = state.done;
+    state.done = tools.length;
+    for (const tool of tools.slice(from)) {
       const ws = ctx.contracts.tools.get(tool.name);
       if (!ws || ws.arguments === undefined) continue;
       if (sameSchema(tool.inputSchema, ws.arguments)) continue;

@@ -1,11 +1,10 @@
 // Side-effect amnesia: a write whose digest did not move, or a later call that relies on a digest the artifact
 // no longer has. Digests are tracked per artifact (the path or id the call names), as short strings.
-import type { ToolCall, ToolResult } from '../model';
+import type { Span, ToolCall, ToolResult } from '../model';
 import { resultBodyAnchor } from '../results';
-import type { Anchor, JsonPath } from '../parse/doc';
+import { spanOf, type Anchor, type JsonPath } from '../parse/doc';
 import type { Check } from './check';
 import { ARTIFACT_KEYS, artifactOf, claimsWrite } from './mutation';
-import { pairingOf } from './pairing';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -137,23 +136,43 @@ interface ArtifactState {
   current?: string;
   /** Digests it had before (a few, newest last). */
   older: string[];
-  /** The call that last set it, for the message. */
+  /** The call that last set it, for the message: its index, name, turn and where its name is (an anchor while
+   *  its segment is checked, a span after). */
   by: number;
+  byName: string;
+  byTurn: number;
+  byAt?: Anchor;
+  bySpan?: Span;
 }
 
 const KEEP = 8;
+/** Artifacts tracked across the segments of a long session at most (the least recently changed are forgotten). */
+export const MAX_ARTIFACTS = 50_000;
+
+function setBy(st: ArtifactState, call: ToolCall): void {
+  st.by = call.index;
+  st.byName = call.name;
+  st.byTurn = call.turn;
+  st.byAt = call.nameAt;
+  st.bySpan = undefined;
+}
+
+function byPlace(st: ArtifactState, message: string): { at: Anchor; message: string } | { span: Span; message: string } {
+  return st.byAt ? { at: st.byAt, message } : { span: st.bySpan!, message };
+}
 
 export const staleDigest: Check = {
   code: 'stale-digest',
   severity: 'warning',
+  gate: 'bytes',
   title: 'A mutation that did not move the digest, or a call relying on a digest that is no longer current',
   description: 'Digests (`sha256`, `digest`, `hash`, `etag`, `checksum`, ...) reported in results are tracked per artifact, keyed by the path or id the call names (`path`, `file_path`, the argument a contract\'s `mutates` names, ...). A mutating call (contract `mutates`, or a writer by name) whose result reports the same digest the artifact had before claimed a change that did not happen; the finding is on that digest. A later call that passes a digest it had earlier (`expected_sha256`, `if_match`, `base_hash`, ...) for an artifact that has since changed works on a stale snapshot; the finding is on the digest it passes. Failed calls change nothing. Short digests match their full form (7+ characters).',
   example: { input: 'write_note {"path": "notes/a.md"} -> {"sha256": "9f2c1e04…"} twice', message: 'write_note claimed a write to notes/a.md; digest 9f2c1e04 unchanged' },
   run(ctx) {
     const { calls, results } = ctx.session;
-    if (results.length === 0) return;
-    const pairing = pairingOf(ctx);
-    const state = new Map<string, ArtifactState>();
+    const state = ctx.state('stale-digest', () => new Map<string, ArtifactState>());
+    if (results.length === 0 && state.size === 0) return;
+    const pairing = ctx.pairing;
     let next = 0;
     for (const call of calls) {
       // What the model could have seen before making this call: results that arrived in earlier turns.
@@ -161,6 +180,22 @@ export const staleDigest: Check = {
       if (state.size > 0) checkExpected(call); // no digest known yet: nothing can be stale
     }
     while (next < results.length) apply(next++);
+    if (!ctx.final) carry();
+
+    /** The end of a segment: the calls that set digests are kept as facts, and a bounded number of artifacts. */
+    function carry(): void {
+      for (const st of state.values()) {
+        if (!st.byAt) continue;
+        st.bySpan = spanOf(st.byAt);
+        st.byAt = undefined;
+      }
+      if (state.size <= MAX_ARTIFACTS) return;
+      ctx.limit(`stale-digest: more than ${MAX_ARTIFACTS} artifacts with digests; the least recently seen are forgotten`);
+      for (const k of state.keys()) {
+        if (state.size <= MAX_ARTIFACTS) break;
+        state.delete(k);
+      }
+    }
 
     function checkExpected(call: ToolCall): void {
       const args = pairing.args(call);
@@ -174,20 +209,19 @@ export const staleDigest: Check = {
         const st = artifact === undefined ? undefined : state.get(artifact);
         if (!st || (st.current !== undefined && sameDigest(st.current, passed))) continue;
         if (!st.older.some((d) => sameDigest(d, passed))) continue; // a digest we never saw: cannot tell
-        const by = calls[st.by];
-        const now = st.current === undefined ? `changed since by ${by.name} (turn ${by.turn}), new digest unknown` : `current is ${short(st.current)} (since ${by.name}, turn ${by.turn})`;
+        const now = st.current === undefined ? `changed since by ${st.byName} (turn ${st.byTurn}), new digest unknown` : `current is ${short(st.current)} (since ${st.byName}, turn ${st.byTurn})`;
         ctx.report({
           code: 'stale-digest',
           message: `${call.name} uses digest ${short(passed)} of ${artifact}, ${now}`,
           at: ctx.argAnchor(call, [k]),
           call,
-          related: [{ at: by.nameAt, message: `${artifact} changed here` }],
+          related: [byPlace(st, `${artifact} changed here`)],
         });
       }
     }
 
     function apply(i: number): void {
-      const call = pairing.callOf[i];
+      const call = pairing.callOf(i);
       if (!call) return;
       const result = results[i];
       const mutating = pairing.mutating(call);
@@ -215,7 +249,8 @@ export const staleDigest: Check = {
         if (mutating && st?.current !== undefined) {
           push(st, st.current);
           st.current = undefined;
-          st.by = call.index;
+          setBy(st, call);
+          touch(artifact, st);
         }
         return;
       }
@@ -228,16 +263,26 @@ export const staleDigest: Check = {
             message: `${call.name} claimed a write to ${artifact}; digest ${short(found.digest)} unchanged`,
             at: resultBodyAnchor(result, found.path),
             call,
-            related: st ? [{ at: calls[st.by].nameAt, message: `digest ${short(before)} of ${artifact} reported after this call` }] : undefined,
+            related: st ? [byPlace(st, `digest ${short(before)} of ${artifact} reported after this call`)] : undefined,
           });
         }
       }
-      if (!st) state.set(artifact, { current: found.digest, older: [], by: call.index });
-      else if (st.current === undefined || !sameDigest(st.current, found.digest)) {
+      if (!st) {
+        const fresh: ArtifactState = { current: found.digest, older: [], by: call.index, byName: call.name, byTurn: call.turn, byAt: call.nameAt };
+        state.set(artifact, fresh);
+      } else if (st.current === undefined || !sameDigest(st.current, found.digest)) {
         if (st.current !== undefined) push(st, st.current);
         st.current = found.digest;
-        st.by = call.index;
+        setBy(st, call);
+        touch(artifact, st);
       }
+    }
+
+    /** Most recently changed last, so a cap forgets the artifacts untouched longest (only across segments). */
+    function touch(artifact: string, st: ArtifactState): void {
+      if (ctx.whole) return;
+      state.delete(artifact);
+      state.set(artifact, st);
     }
   },
 };

@@ -2,7 +2,6 @@
 // seed's accept_tool_body demands ({ok, error, result}) is malformed. Honest failures are never theater.
 import { bodyFailure, brief, isSetError, okExitCodesFor, transportKind, transportVerdict, type ResultReading } from '../results';
 import type { Check } from './check';
-import { pairingOf } from './pairing';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,15 +27,16 @@ export function envelopeFault(reading: ResultReading, declared: boolean): string
 export const statusTheater: Check = {
   code: 'status-theater',
   severity: 'warning',
+  gate: 'envelope',
   title: 'Transport says success while the body says failure, or a malformed result envelope',
   description: 'A result whose transport says success (HTTP 2xx, an exit code the tool counts as success, `is_error`/`isError` false or absent, an OTel span status OK or unset) while its body says failure (`ok: false`, `success: false`, a non-empty `error`, an MCP CallToolResult with `isError: true` inside a result whose transport said success explicitly, `status: "error"`/`"failed"`, or — a heuristic, said so in the message — text that starts like an error: `Error:`, `Traceback`, `fatal:`). Also the envelope rules of the seeds, where the contract declares `envelope: true` or the body carries `ok` with `error` or `result`: all three keys present, `ok: true` with a non-null `error` is a conflict, `ok: false` still carrying a `result` is a conflict. Honest failures (`is_error: true`, a span with status ERROR or an OTel `error.type`, a JSON-RPC error, HTTP 4xx/5xx, an exit code not in the tool\'s `okExitCodes`) are never theater, and neither is an MCP result that asks for input first (`resultType: "input_required"`). Results that are strings holding JSON are read as JSON; `{status, body}` wrappers are transport plus body.',
   example: { input: '{"status": 200, "body": {"ok": false, "error": "index locked", "result": null}}', message: 'run_tests: transport says success (HTTP 200) but the body says ok: false' },
   run(ctx) {
     const { results } = ctx.session;
     if (results.length === 0) return;
-    const pairing = pairingOf(ctx);
+    const pairing = ctx.pairing;
     results.forEach((result, i) => {
-      const call = pairing.callOf[i];
+      const call = pairing.callOf(i);
       const contract = call ? pairing.contract(call.name) : undefined;
       const reading = contract?.envelope ? pairing.fullReading(i) : pairing.reading(i);
       const okExit = reading.transport.exitCode === undefined ? undefined : okExitCodesFor(call?.name, contract?.okExitCodes);

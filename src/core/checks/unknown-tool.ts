@@ -16,6 +16,7 @@ function malformed(ctx: SessionContext, name: string): string | undefined {
 export const unknownTool: Check = {
   code: 'unknown-tool',
   severity: 'error',
+  gate: 'keys',
   title: 'The called tool is not in any contract',
   description: 'Contracts apply to the session (workspace contract files, or tool definitions recorded in the trace) and none of them declares this tool. There is no fuzzy matching: `get_open_now` is not `get_hours`. A name that holds model control tokens (`functions.get_weather<|channel|>commentary`, `json<|constrain|>`, `<|im_end|>`: the chat template leaked into the name) is no tool\'s name, with or without contracts: the message says so, and names the tool it probably meant when a piece of the name is one.',
   example: { input: '{"name": "get_open_now", "arguments": {"building": "Killam"}}', message: 'get_open_now is not declared by any contract' },
@@ -36,7 +37,8 @@ export const noContract: Check = {
   example: { input: '{"name": "web_search", "arguments": {"q": "x"}}', message: 'no contract for web_search; its arguments were not checked' },
   run(ctx) {
     if (ctx.closed) return;
-    const seen = new Set<string>();
+    // once per tool per session: the tools already noted in earlier segments of a long one are remembered
+    const seen = ctx.state('no-contract', () => new Set<string>());
     for (const call of ctx.session.calls) {
       // a malformed name already has its unknown-tool
       if (seen.has(call.name) || ctx.contractFor(call.name) || controlTokens(call.name)) continue;

@@ -12,6 +12,8 @@ export interface SchemaFault {
   path: JsonPath;
   /** Points at the key rather than the value (extra-key). */
   onKey?: boolean;
+  /** The key that is missing (missing-key) or not declared (extra-key). */
+  key?: string;
   message: string;
 }
 
@@ -134,11 +136,11 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
     let fault: SchemaFault | undefined;
     if (e.keyword === 'required') {
       const missing = String((e.params as { missingProperty: string }).missingProperty);
-      fault = { code: 'missing-key', path, message: displayPath([...path, missing]) };
+      fault = { code: 'missing-key', path, key: missing, message: displayPath([...path, missing]) };
     } else if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
       const extra = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
         (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
-      fault = { code: 'extra-key', path: [...path, extra], onKey: true, message: `${displayPath([...path, extra])} is not declared` };
+      fault = { code: 'extra-key', path: [...path, extra], onKey: true, key: extra, message: `${displayPath([...path, extra])} is not declared` };
     } else if (e.keyword === 'type') {
       if (underTyped(e.instancePath) && seen.has('type' + e.instancePath)) continue;
       const lexeme = typeof value === 'number' && doc ? nonIntegerLexeme(doc, [...base, ...path]) : undefined;

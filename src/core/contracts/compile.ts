@@ -69,7 +69,8 @@ function makeAjv(kind: 'draft-07' | '2019-09' | '2020-12'): Ajv {
 const instances = new Map<string, Ajv>();
 
 function ajvFor(schema: unknown): Ajv {
-  const declared = typeof schema === 'object' && schema !== null ? String((schema as { $schema?: unknown }).$schema ?? '') : '';
+  const meta = typeof schema === 'object' && schema !== null ? (schema as { $schema?: unknown }).$schema : undefined;
+  const declared = typeof meta === 'string' ? meta : '';
   const kind = declared.includes('2020-12') ? '2020-12' : declared.includes('2019-09') ? '2019-09' : 'draft-07';
   let ajv = instances.get(kind);
   if (!ajv) {
@@ -200,7 +201,7 @@ export function compileSchema(schema: unknown, profile: Profile): Compiled {
     } finally {
       warnings = undefined;
       // ajv remembers every schema it compiled (by object): forget it, the validate function keeps what it needs.
-      if (ajv && typeof effective === 'object' && effective !== null) ajv.removeSchema(effective as Schema);
+      if (ajv && typeof effective === 'object' && effective !== null) ajv.removeSchema(effective);
     }
   } else {
     result = { error: { message: 'a schema must be an object or a boolean', pointer: '' } };
@@ -248,7 +249,7 @@ export function refCycle(root: unknown): { pointer: string; keyword: string; pat
     if (!Array.isArray(node)) {
       const s = node as Schema;
       byPointer.set(pointer, s);
-      for (const a of ['$anchor', '$dynamicAnchor']) if (typeof s[a] === 'string') anchors.set(s[a] as string, pointer);
+      for (const a of ['$anchor', '$dynamicAnchor']) if (typeof s[a] === 'string') anchors.set(s[a], pointer);
       if (typeof s.$id === 'string' && s.$id.startsWith('#')) anchors.set(s.$id.slice(1), pointer);
     }
     for (const [k, v] of Object.entries(node)) if (typeof v === 'object' && v !== null) stack.push([v, `${pointer}/${escapePointer(k)}`]);
@@ -274,7 +275,7 @@ export function refCycle(root: unknown): { pointer: string; keyword: string; pat
     for (const k of REF_KEYWORDS) {
       if (typeof s[k] === 'string') {
         // a dynamic reference whose anchor is nowhere resolves to the root (where ajv starts its dynamic scope)
-        const to = resolve(s[k] as string) ?? (k !== '$ref' && (s[k] as string).startsWith('#') ? '' : undefined);
+        const to = resolve(s[k]) ?? (k !== '$ref' && s[k].startsWith('#') ? '' : undefined);
         if (to !== undefined) out.push({ to, via: `${pointer}/${escapePointer(k)}` });
       }
     }

@@ -90,7 +90,7 @@ export interface InferredContract {
 
 /** Infer a contract from calls (or from the sessions that hold them). */
 export function inferContract(input: Iterable<ToolCall> | Session[], origin = 'the traces'): InferredContract {
-  const calls: Iterable<ToolCall> = Array.isArray(input) && input.length && 'calls' in (input[0] as object) ? (input as Session[]).flatMap((s) => s.calls) : (input as Iterable<ToolCall>);
+  const calls: Iterable<ToolCall> = Array.isArray(input) && input.length && 'calls' in (input[0] as object) ? input.flatMap((s) => s.calls) : (input as Iterable<ToolCall>);
   const byTool = new Map<string, Seen>();
   const counts = new Map<string, number>();
   let skipped = 0;

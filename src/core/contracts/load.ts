@@ -145,7 +145,7 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
       return;
     }
     partial = value.partial === true;
-    for (const [name, def] of Object.entries(value.tools as Obj)) {
+    for (const [name, def] of Object.entries(value.tools)) {
       const d = def as Obj;
       entries.push({
         contract: { name, arguments: d.arguments, result: d.result, volatile: d.volatile as boolean | undefined,

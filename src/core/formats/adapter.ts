@@ -24,6 +24,10 @@ export interface LineReader {
   read(doc: Doc): void;
   /** The file ended: write out what is still pending (a stream's unfinished tool calls). */
   finish?(): void;
+  /** A unit this reader will be given later (the first pass over a document read in parts): note what it holds, so
+   *  that a session can be checked once its last unit is read rather than when the file ends. Never changes what
+   *  is read, only when. */
+  preview?(doc: Doc): void;
 }
 
 export interface DocumentFormat {
@@ -41,6 +45,10 @@ export interface LineFormat {
   accepts?(value: unknown): boolean;
   /** A reader for one file, with state of its own. */
   open(sink: LineSink): LineReader;
+  /** Its reader never looks back at a call (or result, or text) of a turn before the latest once every call
+   *  before that turn has its result: the engine may then check a long session in segments and let those go
+   *  (src/core/state.ts). Their array slots stay, emptied. */
+  segments?: true;
 }
 
 export interface FormatAdapter {

@@ -60,7 +60,7 @@ class ManagedReader {
       const page = isPlainObject(payload) && Array.isArray(payload.data) ? { list: payload.data, path: [1, 'data'] } : Array.isArray(payload) ? { list: payload, path: [1] } : undefined;
       page?.list.forEach((e, i) => isPlainObject(e) && this.event(doc, [...page.path, i], e, 'session'));
     } else if (method.endsWith('events.send') && Array.isArray(payload)) {
-      const body = payload.find(isPlainObject) as Obj | undefined;
+      const body = payload.find(isPlainObject);
       const at = payload.indexOf(body);
       if (body && Array.isArray(body.events)) body.events.forEach((e, i) => isPlainObject(e) && this.event(doc, [1, at, 'events', i], e, 'sent'));
     }

@@ -155,7 +155,7 @@ export const anthropic: FormatAdapter = {
       if (!list || list.length === 0 || !list.every(isAnthropicMessage) || isClineHistory(v)) return false;
       const tools = isPlainObject(v) ? v.tools : undefined;
       const declaresAnthropicTools = Array.isArray(tools) && tools.some((t) => isPlainObject(t) && 'input_schema' in t);
-      return declaresAnthropicTools || list.some((m) => hasToolBlocks((m as Obj).content));
+      return declaresAnthropicTools || list.some((m) => hasToolBlocks(m.content));
     },
     read(doc, emit) {
       const v = doc.value;

@@ -16,6 +16,7 @@
 import type { FormatAdapter } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
+import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, SessionSet, str, textOf, type Obj } from './util';
 
@@ -35,16 +36,19 @@ function isLoglines(v: unknown): v is { loglines: unknown[] } {
   return isPlainObject(v) && Array.isArray(v.loglines) && v.loglines.some((l) => isPlainObject(l) && isMessageLine(l));
 }
 
-/** The latest call of a session that no result answers yet. */
+/** The latest call of a session that no result answers yet. Calls and results a segment check let go (emptied
+ *  slots, see LineFormat.segments) were all answered. */
 export function lastUnansweredCall(b: SessionBuilder): number | undefined {
   const ids = new Set<string>();
   const indexes = new Set<number>();
-  for (const r of b.session.results) {
+  for (const r of b.session.results as (ToolResult | undefined)[]) {
+    if (r === undefined) continue;
     if (r.callId !== undefined) ids.add(r.callId);
     if (r.callIndex !== undefined) indexes.add(r.callIndex);
   }
   const calls = b.session.calls;
   for (let i = calls.length - 1; i >= 0; i--) {
+    if ((calls as (ToolCall | undefined)[])[i] === undefined) break;
     const id = calls[i].id;
     if (!indexes.has(i) && !(id !== undefined && ids.has(id))) return i;
   }
@@ -160,6 +164,7 @@ export const claudeCode: FormatAdapter = {
     },
   },
   lines: {
+    segments: true,
     claims: isClaudeCodeLine,
     open(sink) {
       const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key));

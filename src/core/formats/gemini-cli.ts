@@ -45,7 +45,7 @@ function isHeader(v: unknown): boolean {
 }
 
 function isContentList(v: unknown): v is Obj[] {
-  return Array.isArray(v) && v.length > 0 && v.every((c) => isContent(c) && typeof (c as Obj).role === 'string');
+  return Array.isArray(v) && v.length > 0 && v.every((c) => isContent(c) && typeof c.role === 'string');
 }
 
 function isCheckpoint(v: unknown): v is Obj {

@@ -46,7 +46,7 @@ export function field(o: Obj, camel: string): unknown {
 function partsOf(content: unknown): { key: string; parts: unknown[] } | undefined {
   if (!isPlainObject(content)) return undefined;
   const key = keyOf(content, 'parts');
-  return key !== undefined && Array.isArray(content[key]) ? { key, parts: content[key] as unknown[] } : undefined;
+  return key !== undefined && Array.isArray(content[key]) ? { key, parts: content[key] } : undefined;
 }
 
 /** A `Content` `{role?, parts: [...]}`. */
@@ -136,14 +136,14 @@ function wholeCall(b: SessionBuilder, doc: Doc, partPath: JsonPath, fcKey: strin
 function functionResponseOf(part: unknown): { key: string; fr: Obj } | undefined {
   if (!isPlainObject(part)) return undefined;
   const key = keyOf(part, 'functionResponse');
-  return key !== undefined && isPlainObject(part[key]) ? { key, fr: part[key] as Obj } : undefined;
+  return key !== undefined && isPlainObject(part[key]) ? { key, fr: part[key] } : undefined;
 }
 
 /** The part's `functionCall` (either spelling), with its key. */
 function functionCallOf(part: unknown): { key: string; fc: Obj } | undefined {
   if (!isPlainObject(part)) return undefined;
   const key = keyOf(part, 'functionCall');
-  return key !== undefined && isPlainObject(part[key]) ? { key, fc: part[key] as Obj } : undefined;
+  return key !== undefined && isPlainObject(part[key]) ? { key, fc: part[key] } : undefined;
 }
 
 export interface ResponseLink {
@@ -388,12 +388,12 @@ export class GeminiStream {
     const sk = keyOf(arg, 'stringValue');
     if (sk !== undefined && typeof arg[sk] === 'string') {
       const before = childOf(node, last);
-      const text = arg[sk] as string;
+      const text = arg[sk];
       leaf = p.open.has(jp!) && before?.kind === 'str' ? { kind: 'str', text: before.text + text } : { kind: 'str', text };
     } else {
       const nk = keyOf(arg, 'numberValue');
       const bk = keyOf(arg, 'boolValue');
-      if (nk !== undefined && typeof arg[nk] === 'number') leaf = { kind: 'lit', json: numberLexeme(doc, [...at, nk], arg[nk] as number) };
+      if (nk !== undefined && typeof arg[nk] === 'number') leaf = { kind: 'lit', json: numberLexeme(doc, [...at, nk], arg[nk]) };
       else if (bk !== undefined && typeof arg[bk] === 'boolean') leaf = { kind: 'lit', json: String(arg[bk]) };
       else if (keyOf(arg, 'nullValue') !== undefined) leaf = { kind: 'lit', json: 'null' };
     }

@@ -280,7 +280,7 @@ function callShape(o: Obj, listKey: string | undefined): CallShape | undefined {
     const args = innerArgs !== undefined ? holder[innerArgs] : outerArgs !== undefined ? o[outerArgs] : undefined;
     if (!argumentsValue(innerArgs ?? outerArgs ?? 'args', args, true, false)) return undefined;
     const strongId = id !== undefined && (innerId !== undefined || explicit !== undefined || ((toolish || gemini) && !hasRecordKeys(o)));
-    return { name: holder.name, namePath: [h, 'name'], argsPath, args, id, strongId, freeform: false, resultHolder: o, resultHolderPath: [], argsKey: argsPath[argsPath.length - 1] as string };
+    return { name: holder.name, namePath: [h, 'name'], argsPath, args, id, strongId, freeform: false, resultHolder: o, resultHolderPath: [], argsKey: argsPath[argsPath.length - 1] };
   }
   // A name on the object itself.
   let nameKey: string | undefined;
@@ -394,7 +394,7 @@ function resultShape(o: Obj, listKey: string | undefined): Omit<ResultSite, 'ord
   if (payloadKey === undefined && !hasErrorSignal(o)) return undefined;
   const transport: TransportSignals = {};
   signalsOf(o, transport);
-  if (payloadKey !== undefined && isPlainObject(o[payloadKey])) signalsOf(o[payloadKey] as Obj, transport);
+  if (payloadKey !== undefined && isPlainObject(o[payloadKey])) signalsOf(o[payloadKey], transport);
   return { links, payloadPath: payloadKey !== undefined ? [payloadKey] : undefined, payload: payloadKey !== undefined ? o[payloadKey] : undefined, transport };
 }
 

@@ -40,10 +40,10 @@ function isExport(v: unknown): v is Obj & { history: unknown[] } {
   if (v.history.every((h) => isPlainObject(h))) {
     // the object layout: every entry names its halves
     if (!v.history.every((h) => 'user' in (h as Obj) || 'assistant' in (h as Obj))) return false;
-    return entries.some((e) => e!.assistant !== undefined);
+    return entries.some((e) => e.assistant !== undefined);
   }
   // the pair layout proves itself by an enum-keyed assistant half
-  return entries.some((e) => e!.assistant !== undefined && ASSISTANT_KINDS.some((k) => k in e!.assistant!.value));
+  return entries.some((e) => e.assistant !== undefined && ASSISTANT_KINDS.some((k) => k in e.assistant!.value));
 }
 
 /** The result list of a user content: `ToolUseResults` or `CancelledToolUses`, either nesting. */

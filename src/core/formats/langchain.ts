@@ -33,7 +33,7 @@ export function readLangChainCalls(b: SessionBuilder, doc: Doc, path: JsonPath, 
     return n;
   }
   for (const key of ['tool_calls', 'invalid_tool_calls']) {
-    const list = Array.isArray(msg[key]) ? (msg[key] as unknown[]) : [];
+    const list = Array.isArray(msg[key]) ? msg[key] : [];
     list.forEach((tc, i) => {
       if (isPlainObject(tc) && typeof tc.name === 'string') add(tc.name, str(tc.id), [...path, key, i], ['name'], ['args'], tc.args);
     });

@@ -16,7 +16,7 @@ import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem, readResponsesTools } from './openai-responses';
-import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type SpanRecord } from './spans';
+import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
@@ -30,7 +30,7 @@ function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
 interface Observation {
   o: Obj;
   path: JsonPath;
-  attrs: Map<string, { value: unknown; ref: { doc: Doc; path: JsonPath } }>;
+  attrs: Map<string, Attr>;
 }
 
 function attrStr(ob: Observation, ...keys: string[]): string | undefined {
@@ -179,12 +179,12 @@ function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj
     if (!isPlainObject(o)) return;
     const path = [...base, 'observations', i];
     const md = jsonIn(doc, [...path, 'metadata'], o.metadata);
-    const attrs = isPlainObject(md.value) && isPlainObject(md.value.attributes) ? readAttributes(md.doc, [...md.path, 'attributes'], md.value.attributes) : new Map();
+    const attrs = isPlainObject(md.value) && isPlainObject(md.value.attributes) ? readAttributes(md.doc, [...md.path, 'attributes'], md.value.attributes) : new Map<string, Attr>();
     observations.push({ o, path, attrs });
   });
   const t = new TraceCalls(b);
   const seen = new Set<string>();
-  for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs } as SpanRecord, seen);
+  for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
   for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, doc, [...ob.path, 'input'], ob.o.input, seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
     if (ob.o.type === 'GENERATION') {

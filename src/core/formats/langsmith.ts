@@ -35,7 +35,7 @@ function isRun(v: unknown): v is Obj {
 function isIngest(v: unknown): v is Obj {
   if (!isPlainObject(v)) return false;
   const lists = ['post', 'patch'].filter((k) => k in v);
-  return lists.length > 0 && lists.every((k) => Array.isArray(v[k]) && (v[k] as unknown[]).every(isRun)) && lists.some((k) => (v[k] as unknown[]).length > 0);
+  return lists.length > 0 && lists.every((k) => Array.isArray(v[k]) && v[k].every(isRun)) && lists.some((k) => (v[k] as unknown[]).length > 0);
 }
 
 /** An exported list of runs: every element a run with its type and trace. */
@@ -90,7 +90,7 @@ function toolOutput(outputs: Obj | undefined, path: JsonPath): { id?: string; fa
   const m = langChainFields(outputs.output);
   const fields = m?.value;
   if (fields && typeof fields.tool_call_id === 'string' && 'content' in fields) {
-    return { id: fields.tool_call_id, failed: fields.status === 'error', payload: fields.content, payloadPath: [...path, 'outputs', 'output', ...m!.path, 'content'] };
+    return { id: fields.tool_call_id, failed: fields.status === 'error', payload: fields.content, payloadPath: [...path, 'outputs', 'output', ...m.path, 'content'] };
   }
   return { failed: false, payload: outputs.output, payloadPath: [...path, 'outputs', 'output'] };
 }

@@ -109,7 +109,7 @@ export const openaiChat: FormatAdapter = {
       const list = messagesOf(v);
       if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v) || isLettaAgentFile(v)) return false;
       // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
-      return hasChatToolTraffic(list) || !list.some((m) => Array.isArray((m as Obj).content) && (m.content as unknown[]).some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
+      return hasChatToolTraffic(list) || !list.some((m) => Array.isArray(m.content) && m.content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
     },
     read(doc, emit) {
       const v = doc.value;

@@ -206,7 +206,7 @@ function partOfLine(v: unknown): { part: Obj; path: JsonPath; sessionID?: string
   const bus = busEvent(v);
   const props = bus?.event.properties as Obj | undefined;
   if (bus && props && bus.event.type === 'message.part.updated' && isPart(props.part)) {
-    return { part: props.part as Obj, path: [...bus.path, 'properties', 'part'], sessionID: str(props.sessionID) };
+    return { part: props.part, path: [...bus.path, 'properties', 'part'], sessionID: str(props.sessionID) };
   }
   return undefined;
 }

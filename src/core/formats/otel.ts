@@ -4,6 +4,7 @@
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
+import type { Doc } from '../parse/doc';
 import { arraySpan, arraySpans, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, readTraces, SpanLines } from './spans';
 
 const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
@@ -28,12 +29,14 @@ export const otel: FormatAdapter = {
     claims: (v) => isOtlp(v) || isSpanObject(v, genAiOnly),
     open(sink) {
       const spans = new SpanLines(sink);
+      const spansOf = (doc: Doc) => {
+        const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
+        return span ? [span] : otlpSpans(doc);
+      };
       return {
-        read(doc) {
-          const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
-          spans.add(span ? [span] : otlpSpans(doc));
-        },
+        read: (doc) => spans.add(spansOf(doc)),
         finish: () => spans.finish(),
+        preview: (doc) => spans.expect(spansOf(doc)),
       };
     },
   },

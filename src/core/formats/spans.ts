@@ -18,6 +18,7 @@
 // else is an arguments-encoding fault.
 import { decodeArguments, SessionBuilder, type NodeRef } from './builder';
 import type { Session, TransportSignals } from '../model';
+import type { LineSink } from './adapter';
 import type { Doc, JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
@@ -194,20 +195,49 @@ export function isSpanObject(v: unknown, semconv: (keys: string[]) => boolean): 
 }
 
 /** Spans arriving line by line (an OTLP request per line, as the Collector's file exporter writes, or one span per
- *  line): kept until the file ends, then read per trace id, in start order, like a whole export. */
+ *  line): kept until the file ends, then read per trace id, in start order, like a whole export. When the spans to
+ *  come were announced (`expect`: the first pass over a document read in parts), a trace is read and its session
+ *  closed as soon as its last span has arrived and every trace that began before it is done: sessions come out in
+ *  the order of a whole read, and only the traces still open are held. */
 export class SpanLines {
-  private spans: SpanRecord[] = [];
+  /** Spans per trace id, in order of first appearance. */
+  private traces = new Map<string, SpanRecord[]>();
+  /** Per trace id, how many announced spans have not arrived yet. */
+  private readonly expected = new Map<string, number>();
 
-  constructor(private readonly sink: { sessionFor(key: string): SessionBuilder }) {}
+  constructor(private readonly sink: Pick<LineSink, 'sessionFor' | 'closeSession'>) {}
+
+  expect(spans: SpanRecord[]): void {
+    for (const s of spans) this.expected.set(s.traceId, (this.expected.get(s.traceId) ?? 0) + 1);
+  }
 
   add(spans: SpanRecord[]): void {
-    for (const s of spans) this.spans.push(s);
+    for (const s of spans) {
+      const list = this.traces.get(s.traceId);
+      if (list) list.push(s);
+      else this.traces.set(s.traceId, [s]);
+      const left = this.expected.get(s.traceId);
+      if (left !== undefined) this.expected.set(s.traceId, left - 1);
+    }
+    if (this.expected.size > 0) this.settle();
   }
 
   finish(): void {
-    const all = this.spans;
-    this.spans = [];
-    for (const [id, list] of byTrace(all)) readTrace(this.sink.sessionFor(id), list);
+    const traces = this.traces;
+    this.traces = new Map();
+    for (const [id, list] of traces) readTrace(this.sink.sessionFor(id), list);
+  }
+
+  /** Read and close the complete traces at the head of the order. */
+  private settle(): void {
+    for (const [id, list] of this.traces) {
+      if (this.expected.get(id) !== 0) return;
+      this.traces.delete(id);
+      this.expected.delete(id);
+      readTrace(this.sink.sessionFor(id), list);
+      for (const s of list) if (s instanceof LazySpan) s.release();
+      this.sink.closeSession(id);
+    }
   }
 }
 
@@ -253,7 +283,7 @@ function indexed(s: SpanRecord, prefix: string): Map<number, Map<string, Attr>> 
     if (!m) continue;
     const n = Number(m[1]);
     let g = out.get(n);
-    if (!g) out.set(n, (g = new Map()));
+    if (!g) out.set(n, (g = new Map<string, Attr>()));
     g.set(m[2], a);
   }
   return new Map([...out.entries()].sort((x, y) => x[0] - y[0]));

@@ -305,7 +305,7 @@ export class StreamAssembler {
       case 'response.custom_tool_call_input.done': {
         const p = this.calls.get(key);
         const whole = v.type === 'response.function_call_arguments.done' ? 'arguments' : 'input';
-        if (p && typeof v[whole] === 'string') this.calls.replace(p, v[whole] as string, { doc, path: [...path, whole] });
+        if (p && typeof v[whole] === 'string') this.calls.replace(p, v[whole], { doc, path: [...path, whole] });
         return;
       }
       case 'response.output_item.done':
@@ -314,7 +314,7 @@ export class StreamAssembler {
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed': {
-        const output = Array.isArray(r?.output) ? (r!.output as unknown[]) : [];
+        const output = Array.isArray(r?.output) ? r.output : [];
         output.forEach((it, i) => {
           if (isPlainObject(it)) this.readItem(doc, [...path, 'response', 'output', i], it, str(it.id) ?? `#${i}`);
         });

@@ -21,6 +21,28 @@ export interface Doc {
   /** For a doc that is a node of another (a unit inside a wrapper, such as a capture's `response`): that doc and
    *  the node's path. Anchors in this doc resolve through it, so readers see the node as their root. */
   readonly within?: { doc: Doc; path: JsonPath };
+  /** For a part of a document read in parts (split.ts): where each piece of `text` is in the file (then `base`
+   *  is only where the part's first element is). */
+  readonly pieces?: OffsetMap;
+}
+
+/** Where each piece of a text made of pieces of the file comes from: text offsets and the file offsets they start
+ *  at, ascending. Characters between pieces (brackets, commas) map past the end of the piece before them. */
+export interface OffsetMap {
+  text: number[];
+  file: number[];
+}
+
+/** The file offset of `offset` in a text made of pieces. */
+export function pieceOffset(map: OffsetMap, offset: number): number {
+  let lo = 0;
+  let hi = map.text.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (map.text[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return map.file[lo] + offset - map.text[lo];
 }
 
 /** Where a finding points: a node of a doc, or the key of that node, or a range of the string the node holds. */
@@ -34,6 +56,11 @@ export interface Anchor {
 
 export function topDoc(text: string, base: number, value: unknown): Doc {
   return { text, base, value };
+}
+
+/** A part of a document read in parts: its text is made of pieces of the file (see split.ts). */
+export function partDoc(text: string, base: number, value: unknown, pieces: OffsetMap): Doc {
+  return { text, base, value, pieces };
 }
 
 /** A doc for JSON found inside the string at `path` of `parent`; `decoded` is that string's value. */
@@ -69,7 +96,7 @@ function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
 function toFile(doc: Doc, start: number, end: number): Span {
   if (doc.within) return toFile(doc.within.doc, start, end); // nodeAt answered in that doc's text
   const p = doc.parent;
-  if (!p) return { start: doc.base + start, end: doc.base + end };
+  if (!p) return doc.pieces ? { start: pieceOffset(doc.pieces, start), end: pieceOffset(doc.pieces, end) } : { start: doc.base + start, end: doc.base + end };
   const holder = nodeAt(p.doc, p.path);
   if (!holder) return toFile(p.doc, 0, 0);
   const text = p.doc.text;

@@ -65,6 +65,7 @@ function keyIs(text: string, ks: number, ke: number, key: string): boolean {
 }
 
 // A key with none of these characters can only be written as itself or with \u escapes.
+// eslint-disable-next-line no-control-regex -- JSON writes U+0000-U+001F only as escapes, so they cannot be literal
 const LITERAL_ONLY = /^[^"\\/\u0000-\u001f]*$/;
 
 // Per key: a search for the key's literal (its closing quote included) or any \u escape, in one native pass.

@@ -169,6 +169,27 @@ export function textShape(text: string, fileName?: string, complete = true): 'li
   }
 }
 
+/** How much of a text's head `readsAsLines` looks at. */
+const HEAD = 1 << 16;
+
+/** Whether a text is read line by line, from its head only (textShape's rules), so that a large document is never
+ *  parsed just to ask. `complete`: false when `text` is itself only the head of the document. */
+export function readsAsLines(text: string, fileName?: string, complete = true): boolean {
+  return textShape(text.length > HEAD ? text.slice(0, HEAD) : text, fileName, complete && text.length <= HEAD) === 'lines';
+}
+
+/** How the engine reads a whole text: line by line, or as one document, already parsed (a document is parsed once,
+ *  here). textShape's rules; a text that is neither one document nor JSONL is one document that failed to parse. */
+export type TextReading = { shape: 'lines' } | { shape: 'document'; unit: ParsedUnit };
+
+export function readingOf(text: string, fileName?: string): TextReading {
+  const head = shapeFromHead(text, fileName);
+  if (head === 'lines') return { shape: 'lines' };
+  const unit = parseUnit(text, 0);
+  if (unit.ok || head === 'document' || !linesAfterBrokenFirst(text, fileName)) return { shape: 'document', unit };
+  return { shape: 'lines' };
+}
+
 /** Converts offsets to 1-based line and column, from the line starts of a text. */
 export class LineIndex {
   private readonly starts: number[] = [0];

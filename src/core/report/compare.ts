@@ -8,10 +8,11 @@ import type { ContractSet } from '../contracts/types';
 import { TraceChecker, type CheckedSession, type CheckOptions, type FileResult } from '../engine';
 import { fixtureCall } from '../fixtures/replay';
 import type { Finding, Span } from '../model';
-import { argsText, censusContext, KeyCensus, shapeId, type CensusShape } from './decision-table';
+import { argsText, KeyCensus, shapeId, type CensusShape } from './decision-table';
 import { toDiagnostic, type ReportDiagnostic } from './model';
 
-/** How the census reads a run's calls (the same contracts the check used, so shapes break where findings say). */
+/** The contracts of a run. The census reads each session with the context it was checked with (CheckedSession's),
+ *  so shapes break where findings say. */
 export interface RunOptions {
   contracts?: ContractSet;
   profile?: Profile;
@@ -96,7 +97,8 @@ export class RunCollector {
   private sessions = 0;
   private open = false;
 
-  constructor(private readonly options: RunOptions = {}) {}
+  /** `options`: kept for callers; the sessions' own contexts carry the contracts. */
+  constructor(_options: RunOptions = {}) {}
 
   /** `runPath`: the file's path within the run, where two runs hold files of the same names (default: `path`). */
   file(path: string, runPath = path): RunFileSink {
@@ -108,7 +110,7 @@ export class RunCollector {
     const fresh: ExampleCall[] = [];
     return {
       onSession: (checked, s) => {
-        const ctx = censusContext(checked, this.options);
+        const ctx = checked.context;
         const shapes: CensusShape[] = [];
         for (const call of checked.session.calls) {
           const shape = this.census.count(ctx, s, call);

@@ -2,18 +2,18 @@
 // cell per gate — the question a person should ask before trusting the run — plus the key-shape census (per tool,
 // each distinct set of argument keys and how often it was seen). Plain data with source offsets, built from a
 // checked file (`checkText(..., {keepModel: true})`); the editor's webview only renders it.
-import { SessionContext } from '../checks/check';
-import { fingerprintOf, pairingOf } from '../checks/pairing';
+import { CHECKS } from '../checks';
+import type { GateId, SessionContext } from '../checks/check';
 import type { Profile } from '../contracts/compile';
-import { emptyContracts, type ContractSet } from '../contracts/types';
-import type { CheckedSession, FileResult } from '../engine';
+import type { ContractSet } from '../contracts/types';
+import type { FileResult } from '../engine';
 import { fixtureFingerprint } from '../fixtures/freeze';
 import { fixtureCall, replayFixture, type ReplayOutcome } from '../fixtures/replay';
-import type { Finding, Span, ToolCall } from '../model';
+import type { Finding, Span, ToolCall, ToolResult } from '../model';
 import { spanOf, type JsonPath } from '../parse/doc';
 import { bodyFailure, okExitCodesFor, readResult, transportVerdict } from '../results';
 
-export type GateId = 'envelope' | 'keys' | 'args' | 'bytes' | 'replay';
+export type { GateId } from '../checks/check';
 
 /** The gates in column order, with the question each answers (DESIGN.md's table). */
 export const GATES: readonly { id: GateId; title: string; question: string }[] = [
@@ -24,22 +24,9 @@ export const GATES: readonly { id: GateId; title: string; question: string }[] =
   { id: 'replay', title: 'Replays', question: 'Is there a frozen fixture of this call, and does it still pass?' },
 ];
 
-/** Which gate each finding code belongs to (codes not listed are shown on the row, outside the gates). */
-export const GATE_OF_CODE: Readonly<Record<string, GateId>> = {
-  'status-theater': 'envelope',
-  'orphan-call': 'envelope',
-  'duplicate-call-id': 'envelope',
-  'unknown-tool': 'keys',
-  'missing-key': 'keys',
-  'extra-key': 'keys',
-  'type-drift': 'keys',
-  constraint: 'keys',
-  'arguments-encoding': 'keys',
-  'assumed-value': 'keys',
-  'result-contract': 'keys',
-  'duplicate-fingerprint': 'args',
-  'stale-digest': 'bytes',
-};
+/** Which gate each finding code belongs to, from the checks' own metadata (codes without a gate are shown on the
+ *  row, outside the gates). */
+export const GATE_OF_CODE: Readonly<Record<string, GateId>> = Object.fromEntries(CHECKS.flatMap((c) => (c.gate ? [[c.code, c.gate]] : [])));
 
 /** `none`: the gate applies but there is nothing to judge yet (no fixture frozen for this call). */
 export type CellStatus = 'pass' | 'fail' | 'na' | 'none';
@@ -153,6 +140,7 @@ export function replayFixturesByCall(files: readonly { name: string; text: strin
 }
 
 export interface TableOptions {
+  /** Contracts and profile for replaying fixtures; a session itself is read with the context it was checked with. */
   contracts?: ContractSet;
   profile?: Profile;
   volatileTools?: readonly string[];
@@ -198,17 +186,17 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
   for (const f of result.findings) codes.add(f.code);
   (result.model ?? []).forEach((checked, s) => {
     const { session } = checked;
-    const ctx = censusContext(checked, options);
-    const pairing = pairingOf(ctx);
+    const ctx = checked.context;
+    const pairing = ctx.pairing;
     const seen = new Set<string>();
     let current: TableTurn | undefined;
     for (const call of session.calls) {
       tools.add(call.name);
       const findings = byCall.get(`${s}:${call.index}`) ?? [];
-      const fp = fingerprintOf(ctx, call);
+      const fp = pairing.fingerprint(call);
       const repeat = seen.has(fp);
       seen.add(fp);
-      const row = rowOf(ctx, s, call, findings, pairing.resultOf[call.index], repeat, options);
+      const row = rowOf(ctx, s, call, findings, pairing.resultOf(call), repeat, options);
       if (!current || current.turn !== call.turn || current.session !== s) {
         current = { session: s, sessionId: session.id, turn: call.turn, text: oneLine(call.messageText ?? '', MAX_TEXT), calls: 0, rows: [] };
         turns.push(current);
@@ -232,7 +220,84 @@ export function buildDecisionTable(result: FileResult, options: TableOptions = {
   };
 }
 
-function rowOf(ctx: SessionContext, s: number, call: ToolCall, findings: Finding[], result: ReturnType<typeof pairingOf>['resultOf'][number], repeat: boolean, options: TableOptions): TableRow {
+/** What a gate's function is given: the call, its findings in that gate, and what the table knows about it. */
+interface GateInput {
+  ctx: SessionContext;
+  call: ToolCall;
+  result: ToolResult | undefined;
+  /** The call's findings of this gate's codes. */
+  findings: readonly Finding[];
+  repeat: boolean;
+  options: TableOptions;
+}
+
+/** The gate failed: its first real finding (an orphan call at the very end of a trace is info, still waiting). */
+function failedCell(findings: readonly Finding[]): GateCell | undefined {
+  const real = findings.filter((f) => f.severity !== 'info');
+  if (!real.length) return undefined;
+  const f = real[0];
+  return { status: 'fail', code: f.code, signal: real.length > 1 ? `${f.message} (+${real.length - 1} more)` : f.message };
+}
+
+/** Envelope: what transport said, and what the body said. */
+function envelopeGate({ call, result, findings, ctx }: GateInput): GateCell {
+  const failed = failedCell(findings);
+  if (failed) return failed;
+  if (!result) return { status: 'na', signal: findings.length ? 'no result yet: the trace ends here' : 'no result recorded' };
+  const r = readResult(result);
+  const t = transportVerdict(r, okExitCodesFor(call.name, ctx.contractFor(call.name)?.contract.okExitCodes));
+  const body = bodyFailure(r);
+  const said = t.kind === 'silent' ? 'no transport signal' : t.said;
+  return t.kind === 'failure'
+    ? { status: 'pass', signal: `honest failure: ${said}` }
+    : body
+      ? { status: 'pass', signal: `${said}; body says ${body.said}` }
+      : { status: 'pass', signal: isObj(r.body) && r.body.ok === true ? `${said}; ok: true` : said };
+}
+
+/** Legal keys: the arguments (and the result) against the contract. */
+function keysGate({ ctx, call, findings }: GateInput): GateCell {
+  const failed = failedCell(findings);
+  if (failed) return failed;
+  const resolved = ctx.contractFor(call.name);
+  if (!resolved || resolved.contract.arguments === undefined) return { status: 'na', signal: `no contract for ${call.name}` };
+  const eff = ctx.effectiveArgs(call);
+  const names = isObj(eff.args) ? Object.keys(eff.args) : [];
+  return { status: 'pass', signal: names.length ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} declared (${resolved.source} contract)` : `no arguments (${resolved.source} contract)` };
+}
+
+/** Arguments changed: the fingerprint. */
+function argsGate({ ctx, call, findings, repeat }: GateInput): GateCell {
+  const failed = failedCell(findings);
+  if (failed) return failed;
+  if (ctx.isVolatile(call.name)) return { status: 'na', signal: `${call.name} is volatile: repeats are expected` };
+  return { status: 'pass', signal: repeat ? 'same arguments again, after a change in between' : 'first call with these arguments' };
+}
+
+/** Bytes moved: the digest before and after, for calls the checks count as mutating (contract `mutates`, MCP
+ *  annotations recorded in the trace, the name rule). */
+function bytesGate({ ctx, call, findings }: GateInput): GateCell {
+  const failed = failedCell(findings);
+  if (failed) return failed;
+  if (!ctx.pairing.mutating(call)) return { status: 'na', signal: `${call.name} does not mutate` };
+  return { status: 'pass', signal: 'mutating: no stale digest reported' };
+}
+
+/** Replays: a frozen fixture of this call, replayed against today's contracts. */
+function replayGate({ call, options }: GateInput): GateCell {
+  if (!options.fixtures) return { status: 'none', signal: options.fixturesPending ? 'replaying the fixtures…' : 'no fixtures folder was read' };
+  const frozen = options.fixtures.get(fixtureFingerprint(call));
+  if (!frozen?.length) return { status: 'none', signal: 'no frozen fixture of this call' };
+  const drifted = frozen.find((f) => f.outcome.status !== 'no-drift');
+  return drifted
+    ? { status: 'fail', code: drifted.outcome.status, signal: `${drifted.name}: ${drifted.outcome.detail}` }
+    : { status: 'pass', signal: `${frozen[0].name}: ${frozen[0].outcome.detail}${frozen.length > 1 ? ` (+${frozen.length - 1} more)` : ''}` };
+}
+
+/** One small function per gate, in GATES' order. */
+const GATE_CELL: Readonly<Record<GateId, (input: GateInput) => GateCell>> = { envelope: envelopeGate, keys: keysGate, args: argsGate, bytes: bytesGate, replay: replayGate };
+
+function rowOf(ctx: SessionContext, s: number, call: ToolCall, findings: Finding[], result: ToolResult | undefined, repeat: boolean, options: TableOptions): TableRow {
   const byGate = new Map<GateId, Finding[]>();
   for (const f of findings) {
     const g = GATE_OF_CODE[f.code];
@@ -241,78 +306,7 @@ function rowOf(ctx: SessionContext, s: number, call: ToolCall, findings: Finding
     if (list) list.push(f);
     else byGate.set(g, [f]);
   }
-  const failed = (g: GateId): GateCell | undefined => {
-    const fs = byGate.get(g);
-    if (!fs) return undefined;
-    // An orphan call at the very end of a trace is info: still waiting, not a failed envelope.
-    const real = fs.filter((f) => f.severity !== 'info');
-    if (!real.length) return undefined;
-    const f = real[0];
-    return { status: 'fail', code: f.code, signal: real.length > 1 ? `${f.message} (+${real.length - 1} more)` : f.message };
-  };
-  const resolved = ctx.contractFor(call.name);
-  const contract = resolved?.contract;
-
-  // envelope: what transport said, and what the body said
-  let envelope = failed('envelope');
-  if (!envelope) {
-    if (!result) {
-      const waiting = byGate.get('envelope')?.[0];
-      envelope = { status: 'na', signal: waiting ? 'no result yet: the trace ends here' : 'no result recorded' };
-    } else {
-      const r = readResult(result);
-      const t = transportVerdict(r, okExitCodesFor(call.name, contract?.okExitCodes));
-      const body = bodyFailure(r);
-      const said = t.kind === 'silent' ? 'no transport signal' : t.said;
-      envelope = t.kind === 'failure'
-        ? { status: 'pass', signal: `honest failure: ${said}` }
-        : body
-          ? { status: 'pass', signal: `${said}; body says ${body.said}` }
-          : { status: 'pass', signal: isObj(r.body) && r.body.ok === true ? `${said}; ok: true` : said };
-    }
-  }
-
-  // legal keys: arguments (and result) against the contract
-  let keys = failed('keys');
-  if (!keys) {
-    if (!resolved || contract?.arguments === undefined) keys = { status: 'na', signal: `no contract for ${call.name}` };
-    else {
-      const eff = ctx.effectiveArgs(call);
-      const names = isObj(eff.args) ? Object.keys(eff.args) : [];
-      keys = { status: 'pass', signal: names.length ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} declared (${resolved.source} contract)` : `no arguments (${resolved.source} contract)` };
-    }
-  }
-
-  // arguments changed: the fingerprint
-  let args = failed('args');
-  if (!args) {
-    if (ctx.isVolatile(call.name)) args = { status: 'na', signal: `${call.name} is volatile: repeats are expected` };
-    else args = { status: 'pass', signal: repeat ? 'same arguments again, after a change in between' : 'first call with these arguments' };
-  }
-
-  // bytes moved: the digest before and after
-  let bytes = failed('bytes');
-  if (!bytes) {
-    // the checks' own answer (contract `mutates`, MCP annotations recorded in the trace, the name rule)
-    if (!pairingOf(ctx).mutating(call)) bytes = { status: 'na', signal: `${call.name} does not mutate` };
-    else bytes = { status: 'pass', signal: 'mutating: no stale digest reported' };
-  }
-
-  // replays: a frozen fixture of this call, replayed against today's contracts
-  let replay: GateCell;
-  if (!options.fixtures) replay = { status: 'none', signal: options.fixturesPending ? 'replaying the fixtures…' : 'no fixtures folder was read' };
-  else {
-    const frozen = options.fixtures.get(fixtureFingerprint(call));
-    if (!frozen?.length) replay = { status: 'none', signal: 'no frozen fixture of this call' };
-    else {
-      const drifted = frozen.find((f) => f.outcome.status !== 'no-drift');
-      replay = drifted
-        ? { status: 'fail', code: drifted.outcome.status, signal: `${drifted.name}: ${drifted.outcome.detail}` }
-        : { status: 'pass', signal: `${frozen[0].name}: ${frozen[0].outcome.detail}${frozen.length > 1 ? ` (+${frozen.length - 1} more)` : ''}` };
-    }
-  }
-
-  const gates: Record<GateId, GateCell> = { envelope, keys, args, bytes, replay };
+  const gates = Object.fromEntries(GATES.map((g) => [g.id, GATE_CELL[g.id]({ ctx, call, result, findings: byGate.get(g.id) ?? [], repeat, options })])) as Record<GateId, GateCell>;
   const short = shortArgs(ctx, call, findings);
   return {
     session: s,
@@ -436,7 +430,7 @@ function shortArgs(ctx: SessionContext, call: ToolCall, findings: Finding[]): { 
       if (end > start) marks.push({ start, end, code: f.code });
     }
   }
-  const missing = missingKeys(ctx, call, eff.args);
+  const { missing } = keyFaults(ctx, call);
   if (missing.length && findings.some((f) => f.code === 'missing-key')) {
     const note = `  missing: ${missing.join(', ')}`;
     marks.push({ start: text.length + 2, end: text.length + note.length, code: 'missing-key' });
@@ -450,18 +444,20 @@ function n0(r: [number, number]): boolean {
   return r[1] > r[0];
 }
 
-function missingKeys(ctx: SessionContext, call: ToolCall, args: unknown): string[] {
-  const schema = ctx.contractFor(call.name)?.contract.arguments;
-  if (!isObj(schema) || !Array.isArray(schema.required) || !isObj(args)) return [];
-  return (schema.required as unknown[]).filter((k): k is string => typeof k === 'string' && !(k in args));
+/** The top-level keys a call's arguments lack, and those the contract does not declare, as the compiled contract
+ *  says (the same ajv pass the checks report: open schemas, `patternProperties`, the profile's rules). */
+function keyFaults(ctx: SessionContext, call: ToolCall): { extra: string[]; missing: string[] } {
+  const extra: string[] = [];
+  const missing: string[] = [];
+  for (const f of ctx.schemaFaults(call)) {
+    if (f.key === undefined) continue;
+    if (f.code === 'missing-key' && f.path.length === 0) missing.push(f.key);
+    else if (f.code === 'extra-key' && f.path.length === 1) extra.push(f.key);
+  }
+  return { extra: [...new Set(extra)].sort(), missing: [...new Set(missing)] };
 }
 
 // ---- the key-shape census -----------------------------------------------------------------------------------
-
-/** The context the table (and the census) reads a checked session with: contracts as the table was given them. */
-export function censusContext(checked: CheckedSession, options: Pick<TableOptions, 'contracts' | 'profile' | 'volatileTools'> = {}): SessionContext {
-  return new SessionContext(checked.session, checked.format, options.contracts ?? emptyContracts(), options.profile ?? 'strict', () => undefined, new Set(options.volatileTools ?? []));
-}
 
 /** The sorted top-level keys of a call's arguments, or null when they are not an object (a shape of its own). */
 export function shapeKeys(ctx: SessionContext, call: ToolCall): string[] | null {
@@ -491,15 +487,7 @@ export class KeyCensus {
     const id = shapeId(keys);
     let shape = entry.byId.get(id);
     if (!shape) {
-      const schema = ctx.contractFor(call.name)?.contract.arguments;
-      let extra: string[] = [];
-      let missing: string[] = [];
-      if (keys && isObj(schema)) {
-        const props = isObj(schema.properties) ? Object.keys(schema.properties) : [];
-        const open = ctx.profile === 'json-schema' ? schema.additionalProperties !== false : schema.additionalProperties === true || isObj(schema.additionalProperties);
-        if (!open && isObj(schema.properties)) extra = keys.filter((k) => !props.includes(k));
-        if (Array.isArray(schema.required)) missing = (schema.required as unknown[]).filter((k): k is string => typeof k === 'string' && !keys.includes(k));
-      }
+      const { extra, missing } = keys ? keyFaults(ctx, call) : { extra: [], missing: [] };
       shape = { keys, count: 0, extra, missing, breaks: keys === null || extra.length > 0 || missing.length > 0, codes: [], first: { session: s, index: call.index, turn: call.turn, span: spanOf(call.at) } };
       entry.tool.shapes.push(shape);
       entry.byId.set(id, shape);

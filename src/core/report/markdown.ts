@@ -2,7 +2,8 @@
 // findings with `file:line` links, fit for a pull-request comment or $GITHUB_STEP_SUMMARY. Everything quoted from a
 // trace is escaped: a message must never become markup, a link, an image or an @-mention.
 import type { Severity } from '../model';
-import type { Report } from './model';
+import type { Report, ReportDiagnostic, ReportFile } from './model';
+import { renderWith, type ReportSummary, type ReportWriter } from './writer';
 import { summaryLine } from './text';
 
 /** How a `file:line` becomes a link: the CLI knows the repository root and, on GitHub, the commit to link to. */
@@ -50,23 +51,40 @@ export function more(n: number, shown: number, what: string): string[] {
 
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** `check --format markdown`: the summary line, findings per code, the first findings with links. */
+/** `check --format markdown`: the summary line, findings per code, the first findings with links. It is all
+ *  written at the end (the summary comes first), from counts and the first few findings of each severity. */
+export function markdownWriter(link: LinkTo = relativeLink): ReportWriter {
+  const byCode = new Map<string, { severity: Severity; count: number; files: Set<string> }>();
+  const first: Record<Severity, { file: string; d: ReportDiagnostic }[]> = { error: [], warning: [], info: [] };
+  let shown = 0;
+  return {
+    start: () => '',
+    *file(f: ReportFile) {
+      for (const d of f.diagnostics) {
+        if (d.baselined) continue;
+        shown++;
+        const e = byCode.get(d.code) ?? { severity: d.severity, count: 0, files: new Set<string>() };
+        e.count++;
+        e.files.add(f.path);
+        byCode.set(d.code, e);
+        if (first[d.severity].length < FIRST) first[d.severity].push({ file: f.path, d });
+      }
+    },
+    end(summary: ReportSummary) {
+      const out: string[] = ['### Contract Guard: check', '', mdText(summaryLine({ summary }), 400)];
+      if (shown) {
+        const codes = [...byCode.entries()].sort((a, b) => ORDER[a[1].severity] - ORDER[b[1].severity] || b[1].count - a[1].count || a[0].localeCompare(b[0]));
+        out.push('', mdTable(['code', 'severity', 'findings', 'files'], codes.map(([code, e]) => [mdCode(code), e.severity, String(e.count), String(e.files.size)])));
+        // the most severe first, each severity in file order
+        const listed = [...first.error, ...first.warning, ...first.info].slice(0, FIRST);
+        out.push('', `**First findings**`, '', mdTable(['where', 'severity', 'code', 'message'], listed.map(({ file, d }) => [mdLink(link, file, d.line), d.severity, mdCode(d.code), mdText(d.message)])));
+        out.push(...more(shown, listed.length, 'findings'));
+      }
+      return out.join('\n').replace(/\n+$/, '') + '\n';
+    },
+  };
+}
+
 export function renderCheckMarkdown(report: Report, link: LinkTo = relativeLink): string {
-  const out: string[] = ['### Contract Guard: check', '', mdText(summaryLine(report), 400)];
-  const shown = report.files.flatMap((f) => f.diagnostics.filter((d) => !d.baselined).map((d) => ({ file: f.path, d })));
-  if (shown.length) {
-    const byCode = new Map<string, { severity: Severity; count: number; files: Set<string> }>();
-    for (const { file, d } of shown) {
-      const e = byCode.get(d.code) ?? { severity: d.severity, count: 0, files: new Set<string>() };
-      e.count++;
-      e.files.add(file);
-      byCode.set(d.code, e);
-    }
-    const codes = [...byCode.entries()].sort((a, b) => ORDER[a[1].severity] - ORDER[b[1].severity] || b[1].count - a[1].count || a[0].localeCompare(b[0]));
-    out.push('', mdTable(['code', 'severity', 'findings', 'files'], codes.map(([code, e]) => [mdCode(code), e.severity, String(e.count), String(e.files.size)])));
-    const first = [...shown].sort((a, b) => ORDER[a.d.severity] - ORDER[b.d.severity]).slice(0, FIRST);
-    out.push('', `**First findings**`, '', mdTable(['where', 'severity', 'code', 'message'], first.map(({ file, d }) => [mdLink(link, file, d.line), d.severity, mdCode(d.code), mdText(d.message)])));
-    out.push(...more(shown.length, first.length, 'findings'));
-  }
-  return out.join('\n').replace(/\n+$/, '') + '\n';
+  return renderWith(markdownWriter(link), report);
 }

@@ -2,13 +2,15 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { CODES } from '../checks';
 import type { Severity } from '../model';
-import type { Report } from './model';
+import type { Report, ReportFile } from './model';
+import { OpenArray, renderWith, type ReportWriter } from './writer';
 
 export const DOCS_URL = 'https://github.com/contract-guard/contract-guard#';
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
-export function renderSarif(report: Report, version = '0.0.0'): string {
+/** SARIF 2.1.0, one result at a time. `baselined`: a baseline was applied (every result then has a baselineState). */
+export function sarifWriter(version = '0.0.0', baselined = false): ReportWriter {
   const codes = Object.values(CODES);
   const ruleIndex = new Map(codes.map((c, i) => [c.code, i]));
   const rules: ReportingDescriptor[] = codes.map((c) => ({
@@ -20,34 +22,6 @@ export function renderSarif(report: Report, version = '0.0.0'): string {
     helpUri: DOCS_URL + c.code,
     defaultConfiguration: { level: LEVEL[c.severity] },
   }));
-  const results: Result[] = [];
-  for (const file of report.files) {
-    for (const d of file.diagnostics) {
-      const result: Result = {
-        ruleId: d.code,
-        level: LEVEL[d.severity],
-        message: { text: d.message },
-        locations: [
-          {
-            physicalLocation: {
-              artifactLocation: { uri: encodeURI(file.path) },
-              region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
-            },
-          },
-        ],
-      };
-      if (d.fingerprint) result.partialFingerprints = { 'contractGuard/v1': d.fingerprint };
-      if (report.summary.baselined !== undefined) result.baselineState = d.baselined ? 'unchanged' : 'new';
-      const index = ruleIndex.get(d.code);
-      if (index !== undefined) result.ruleIndex = index;
-      const props: Record<string, unknown> = {};
-      if (d.tool !== undefined) props.tool = d.tool;
-      if (d.callId !== undefined) props.callId = d.callId;
-      if (d.turn !== undefined) props.turn = d.turn;
-      if (Object.keys(props).length) result.properties = props;
-      results.push(result);
-    }
-  }
   const log: Log = {
     version: '2.1.0',
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -55,9 +29,44 @@ export function renderSarif(report: Report, version = '0.0.0'): string {
       {
         tool: { driver: { name: 'Contract Guard', informationUri: DOCS_URL.slice(0, -1), semanticVersion: version, rules } },
         columnKind: 'utf16CodeUnits',
-        results,
+        results: [],
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  const results = new OpenArray(JSON.stringify(log, null, 2) + '\n', 'results', '      ');
+  return {
+    start: () => results.before,
+    *file(file: ReportFile) {
+      for (const d of file.diagnostics) {
+        const result: Result = {
+          ruleId: d.code,
+          level: LEVEL[d.severity],
+          message: { text: d.message },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: encodeURI(file.path) },
+                region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
+              },
+            },
+          ],
+        };
+        if (d.fingerprint) result.partialFingerprints = { 'contractGuard/v1': d.fingerprint };
+        if (baselined) result.baselineState = d.baselined ? 'unchanged' : 'new';
+        const index = ruleIndex.get(d.code);
+        if (index !== undefined) result.ruleIndex = index;
+        const props: Record<string, unknown> = {};
+        if (d.tool !== undefined) props.tool = d.tool;
+        if (d.callId !== undefined) props.callId = d.callId;
+        if (d.turn !== undefined) props.turn = d.turn;
+        if (Object.keys(props).length) result.properties = props;
+        yield results.item(result);
+      }
+    },
+    end: () => results.close(),
+  };
+}
+
+export function renderSarif(report: Report, version = '0.0.0'): string {
+  return renderWith(sarifWriter(version, report.summary.baselined !== undefined), report);
 }

@@ -27,13 +27,13 @@ export interface CompareApi {
 
 /** What a command gets from the explorer: the item clicked, and every item selected. */
 function explorerUris(uri: unknown, uris: unknown): vscode.Uri[] | undefined {
-  if (Array.isArray(uris) && uris.length && uris.every((u) => u instanceof vscode.Uri)) return uris as vscode.Uri[];
+  if (Array.isArray(uris) && uris.length && uris.every((u) => u instanceof vscode.Uri)) return uris;
   return uri instanceof vscode.Uri ? [uri] : undefined;
 }
 
 function asUris(v: unknown): vscode.Uri[] | undefined {
   if (v instanceof vscode.Uri) return [v];
-  if (Array.isArray(v) && v.length && v.every((u) => u instanceof vscode.Uri)) return v as vscode.Uri[];
+  if (Array.isArray(v) && v.length && v.every((u) => u instanceof vscode.Uri)) return v;
   return undefined;
 }
 
@@ -198,7 +198,7 @@ export function registerCompare(context: vscode.ExtensionContext, deps: Omit<Pan
         adopt(webviewPanel, { a: { uris: uris(state.a), fixtures: state.fixtures }, b: { uris: uris(state.b) }, coverage: state.fixtures });
       },
     }),
-    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+    { dispose: () => { for (const p of panels.values()) p.panel.dispose(); } },
   );
   return {
     compare: (input) => open({ a: { uris: input.a, fixtures: input.fixtures === true }, b: { uris: input.b }, coverage: input.fixtures === true }),

@@ -25,7 +25,7 @@ export interface PanelDeps {
   ready: Promise<unknown>;
   contracts(): ContractSet | undefined;
   sourcesOf(set: ContractSet): ContractSources | undefined;
-  isContract(uri: vscode.Uri): boolean;
+  isContract: (uri: vscode.Uri) => boolean;
   workerFile?: string;
 }
 

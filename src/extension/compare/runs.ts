@@ -45,7 +45,7 @@ export interface CollectDeps {
   /** The compare thread's bundle, where threads can run (the desktop host, the extension on a local disk). */
   workerFile?: string;
   /** A workspace contract file (a contract is never a trace, whatever its name). */
-  isContract(uri: vscode.Uri): boolean;
+  isContract: (uri: vscode.Uri) => boolean;
 }
 
 export const relPath = (uri: vscode.Uri): string => vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);

@@ -2,7 +2,7 @@
 // a worker thread when the text is large), the workspace contracts, and the fixtures folder's files replayed
 // against those contracts (cached until a fixture file or the contracts change).
 import * as vscode from 'vscode';
-import type { CheckOptions, ContractSet, FileResult, Profile } from '../../core';
+import type { CheckOptions, ContractSet, FileResult, Finding, Profile } from '../../core';
 import { FIXTURE_SUFFIX } from '../../core/fixtures';
 import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck } from '../diagnostics';
@@ -11,8 +11,9 @@ import type { BackgroundResult, CheckJob } from '../background';
 import type { CallMark } from '../callMarks';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
-import type { Item, TableMeta } from '../../webview/protocol';
-import { GATES } from '../../core/report/decision-table';
+import type { Item, PageGateCell, TableMeta, TurnItem } from '../../webview/protocol';
+import { GATES, GATE_OF_CODE, type GateId } from '../../core/report/decision-table';
+import { marksOf } from '../callMarks';
 
 export interface LiveModel {
   state(uri: vscode.Uri): { version: number; result: FileResult; marks?: readonly CallMark[] } | undefined;
@@ -153,4 +154,62 @@ export function metaOf(uri: string, name: string, table: DecisionTable, total: n
     total,
     generation,
   };
+}
+
+/**
+ * The first screens of a large trace's table from its last check (its call marks and findings), while the table
+ * itself is built on the worker thread: every call's tool, arguments and failing gates are known from the check, the
+ * gates that did not fail wait for the table (`pending`). Undefined when the last check kept its model here (the
+ * table is then built at once) or is not current.
+ */
+export function provisionalTable(doc: vscode.TextDocument, live: LiveModel): { table: DecisionTable; items: Item[] } | undefined {
+  const state = live.state(doc.uri);
+  if (!state || state.version !== doc.version || state.result.model || !state.marks?.length) return undefined;
+  const { result } = state;
+  const byCall = new Map<string, Finding[]>();
+  const other: DecisionTable['other'] = [];
+  for (const f of result.findings) {
+    if (f.callIndex === undefined) {
+      other.push({ code: f.code, message: f.message, span: f.span });
+      continue;
+    }
+    const key = `${f.session ?? 0}:${f.callIndex}`;
+    const list = byCall.get(key);
+    if (list) list.push(f);
+    else byCall.set(key, [f]);
+  }
+  const items: Item[] = [];
+  const tools = new Set<string>();
+  let turn: TurnItem | undefined;
+  for (const m of marksOf(result, state.marks)) {
+    tools.add(m.tool);
+    if (!turn || turn.session !== m.session || turn.turn !== m.turn) {
+      turn = { kind: 'turn', key: `t:${m.session}:${m.turn}`, session: m.session, sessionId: m.sessionId, turn: m.turn, text: '', calls: 0, failing: 0 };
+      items.push(turn);
+    }
+    const findings = byCall.get(`${m.session}:${m.index}`) ?? [];
+    const gates = {} as Record<GateId, PageGateCell>;
+    for (const g of GATES) {
+      // as the table does: a gate fails on its first finding that is not info
+      const real = findings.filter((f) => GATE_OF_CODE[f.code] === g.id && f.severity !== 'info');
+      gates[g.id] = real.length ? { status: 'fail', code: real[0].code, signal: real.length > 1 ? `${real[0].message} (+${real.length - 1} more)` : real[0].message } : { status: 'pending', signal: 'checking…' };
+    }
+    const failing = Object.values(gates).some((c) => c.status === 'fail');
+    turn.calls++;
+    if (failing) turn.failing++;
+    items.push({ kind: 'row', key: `${m.session}:${m.index}`, session: m.session, index: m.index, turn: m.turn, tool: m.tool, args: m.summary, marks: [], gates, codes: [...new Set(findings.map((f) => f.code))].sort(), failing, provisional: true });
+  }
+  const table: DecisionTable = {
+    format: result.format,
+    calls: result.calls,
+    sessions: result.sessions,
+    turns: [],
+    census: [],
+    other,
+    codes: [...new Set(result.findings.map((f) => f.code))].sort(),
+    tools: [...tools].sort(),
+    fixtures: 0,
+    fixturesPending: true,
+  };
+  return { table, items };
 }

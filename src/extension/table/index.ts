@@ -1,11 +1,11 @@
 // The decision table in the editor: the command `contractGuard.showDecisionTable` (palette, editor title button on
-// trace files, a "Decision table" CodeLens above each turn), one webview panel per trace (reused), restored after a
+// trace files, a "Decision table" CodeLens once per session), one webview panel per trace (reused), restored after a
 // reload by a WebviewPanelSerializer, following edits, contract and fixture changes. One entry: registerDecisionTable.
 import * as vscode from 'vscode';
 import type { ContractSet } from '../../core';
 import { readSettings } from '../settings';
 import { FixtureCache, type LiveModel } from './data';
-import { callMarks, type CallMark } from '../callMarks';
+import { marksOf, type CallMark } from '../callMarks';
 import { LazyLens, resolveLens } from '../lenses';
 import { TRACE_SELECTOR } from '../reading';
 import { isPageState, TablePanel, VIEW_TYPE } from './panel';
@@ -13,7 +13,6 @@ import { isPageState, TablePanel, VIEW_TYPE } from './panel';
 export const SHOW_TABLE_COMMAND = 'contractGuard.showDecisionTable';
 /** Context key: the active editor holds a trace (the editor title button shows then). */
 export const TRACE_CONTEXT = 'contractGuard.isTrace';
-const MAX_TURN_LENSES = 2000;
 
 export interface TableDeps {
   contracts(): ContractSet | undefined;
@@ -28,8 +27,9 @@ export interface DecisionTableApi {
   panel(uri: vscode.Uri): TablePanel | undefined;
 }
 
-/** "Decision table" above the first call of each turn, from the live check's model. */
-class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
+/** "Decision table" once per session, above its first call (not above every turn: a clean trace keeps its height),
+ *  from the live check's call marks. */
+class SessionLenses implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly sub: vscode.Disposable;
@@ -39,22 +39,18 @@ class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
-    if (!readSettings(doc.uri).codeLens) return [];
+    if (readSettings(doc.uri).codeLens === 'off') return [];
     const state = this.live.state(doc.uri);
     if (!state || state.version !== doc.version) return [];
-    const marks = state.result.model ? callMarks(state.result.model, Infinity) : state.marks;
-    if (!marks) return [];
-    return turnStarts(marks)
-      .slice(0, MAX_TURN_LENSES)
-      .map((t) => {
-        const at = doc.positionAt(t.offset);
-        return new LazyLens(new vscode.Range(at, at), () => ({
-          command: SHOW_TABLE_COMMAND,
-          title: `$(table) Decision table`,
-          tooltip: `Turn ${t.turn}: which gates each of its ${t.calls} call${t.calls === 1 ? '' : 's'} passed`,
-          arguments: [doc.uri, { session: t.session, turn: t.turn }],
-        }));
-      });
+    return sessionStarts(marksOf(state.result, state.marks)).map((s) => {
+      const at = doc.positionAt(s.offset);
+      return new LazyLens(new vscode.Range(at, at), () => ({
+        command: SHOW_TABLE_COMMAND,
+        title: `$(table) Decision table`,
+        tooltip: `Session ${s.label}: which gates each of its calls passed`,
+        arguments: [doc.uri, { session: s.session, turn: s.turn }],
+      }));
+    });
   }
 
   resolveCodeLens(lens: vscode.CodeLens): vscode.CodeLens {
@@ -67,19 +63,13 @@ class TurnLenses implements vscode.CodeLensProvider, vscode.Disposable {
   }
 }
 
-/** The first call of each turn (consecutive marks of one session and turn), with how many calls the turn holds. */
-function turnStarts(marks: readonly CallMark[]): { session: number; turn: number; offset: number; calls: number }[] {
-  const out: { session: number; turn: number; offset: number; calls: number }[] = [];
-  let last: (typeof out)[number] | undefined;
+/** The first call of each session. */
+function sessionStarts(marks: readonly CallMark[]): { session: number; label: string; turn: number; offset: number }[] {
+  const out = new Map<number, { session: number; label: string; turn: number; offset: number }>();
   for (const m of marks) {
-    if (last && last.session === m.session && last.turn === m.turn) {
-      last.calls++;
-      continue;
-    }
-    last = { session: m.session, turn: m.turn, offset: m.offset, calls: 1 };
-    out.push(last);
+    if (!out.has(m.session)) out.set(m.session, { session: m.session, label: m.sessionId ?? String(m.session + 1), turn: m.turn, offset: m.offset });
   }
-  return out;
+  return [...out.values()];
 }
 
 export function registerDecisionTable(context: vscode.ExtensionContext, deps: TableDeps): DecisionTableApi {
@@ -128,7 +118,7 @@ export function registerDecisionTable(context: vscode.ExtensionContext, deps: Ta
     void vscode.commands.executeCommand('setContext', TRACE_CONTEXT, isTrace);
   };
 
-  const lenses = new TurnLenses(deps.live);
+  const lenses = new SessionLenses(deps.live);
   context.subscriptions.push(
     fixtures,
     lenses,

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { ContractSet } from '../../core';
 import { rowAt, type DecisionTable, type TableRow } from '../../core/report/decision-table';
 import type { FromPage, Item, PageState, ToPage } from '../../webview/protocol';
-import { metaOf, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
+import { metaOf, provisionalTable, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
+import { renderTableMarkdown } from '../../core';
 import { webviewHtml } from '../webviewHtml';
 
 export const VIEW_TYPE = 'contractGuard.decisionTable';
@@ -41,6 +42,8 @@ export class TablePanel implements vscode.Disposable {
   private early: Promise<Computed | undefined> | undefined;
   private onRendered: (() => void) | undefined;
   private isDisposed = false;
+  /** The page shows the first screens from the last check; the table is on its way. */
+  private provisional = false;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly uri: vscode.Uri, private readonly deps: PanelDeps) {
     panel.webview.options = {
@@ -75,6 +78,8 @@ export class TablePanel implements vscode.Disposable {
     <label>Code <select id="filter-code" aria-label="Filter by code"></select></label>
     <label>Tool <select id="filter-tool" aria-label="Filter by tool"></select></label>
     <label><input type="checkbox" id="filter-failing"> Failing only</label>
+    <input type="search" id="filter-text" placeholder="Filter arguments" aria-label="Filter by text in the arguments" spellcheck="false">
+    <button id="copy-md" title="Copy the table as Markdown (gates and failing calls)">Copy as Markdown</button>
     <span id="count"></span>
     <span id="loading">loading…</span>
   </div>
@@ -115,6 +120,9 @@ export class TablePanel implements vscode.Disposable {
         break;
       case 'reveal':
         await this.revealCall(m.session, m.index);
+        break;
+      case 'copyMarkdown':
+        await this.copyMarkdown();
         break;
       case 'rendered':
         if (this.firstRowsMillis === undefined) this.firstRowsMillis = Date.now() - this.openedAt;
@@ -161,9 +169,42 @@ export class TablePanel implements vscode.Disposable {
     return { table, items, timings };
   }
 
+  /** The table as Markdown on the clipboard (the core's rendering, as `contract-guard table --format markdown`). */
+  private async copyMarkdown(): Promise<void> {
+    if (!this.table || this.provisional) {
+      void vscode.window.showInformationMessage('Contract Guard: the table is still being built.');
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument(this.uri);
+    const at = (offset: number) => {
+      const p = doc.positionAt(offset);
+      return { line: p.line + 1, column: p.character + 1 };
+    };
+    await vscode.env.clipboard.writeText(renderTableMarkdown(vscode.workspace.asRelativePath(this.uri, false), this.table, at));
+    vscode.window.setStatusBarMessage('$(clippy) Decision table copied as Markdown', 4000);
+  }
+
+  /** The first screens from the last check while the table of a large trace is built on the worker thread. */
+  private async sendProvisional(): Promise<void> {
+    let doc: vscode.TextDocument;
+    try {
+      doc = await vscode.workspace.openTextDocument(this.uri);
+    } catch {
+      return; // compute() says why
+    }
+    const quick = provisionalTable(doc, this.deps.live);
+    if (!quick || this.table) return;
+    this.provisional = true;
+    const generation = ++this.generation;
+    const timings = { provisional: 1, ready: this.readyMillis ?? -1, openedAt: this.openedAt };
+    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), quick.table, quick.items.length, generation, timings);
+    this.post({ type: 'table', meta: { ...meta, provisional: true }, items: quick.items.slice(0, FIRST_CHUNK), done: false });
+  }
+
   private async build(): Promise<void> {
     const early = this.early;
     this.early = undefined;
+    if (!this.table) await this.sendProvisional();
     const computed = await (early ?? this.compute());
     if (!computed) return;
     if ('error' in computed) {
@@ -172,6 +213,7 @@ export class TablePanel implements vscode.Disposable {
     }
     const { table, items, timings } = computed;
     this.table = table;
+    this.provisional = false;
     timings.ready = this.readyMillis ?? -1;
     timings.openedAt = this.openedAt; // epoch ms: the page's first draw (same clock) minus this is command to rows
     const generation = ++this.generation;

@@ -66,7 +66,7 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
       last = e;
     }
     if (Date.now() > until) {
-      if (last) throw last;
+      if (last instanceof Error) throw last;
       throw new Error(`timed out waiting for ${what}`);
     }
     await sleep(25);

@@ -14,6 +14,7 @@ export function run(): Promise<void> {
   require('./contracts.test');
   require('./hover.test');
   require('./incremental.test');
+  require('./append.test');
   require('./virtual.test');
   require('./large.test');
   require('./fixtures.test');
@@ -21,6 +22,8 @@ export function run(): Promise<void> {
   require('./eval.test');
   require('./reading.test');
   require('./compare.test');
+  require('./navigation.test');
+  require('./recording.test');
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
   });

@@ -2,45 +2,14 @@
 // (fine-tune `{messages, tools}` lines, one run per line, ...), a parse error, or nothing a format adapter reads.
 // After an edit only the lines that changed are parsed and checked again; the findings of the other lines are
 // kept and moved with their line. A file with lines that are events of one conversation spread over many lines
-// (cross-call rules span lines) is not line-independent and is always checked whole.
-import { textShape } from '../core/parse/reader';
-import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult, type Finding } from '../core';
+// (cross-call rules span lines) is not line-independent and is always checked whole. No editor API: the editor
+// feeds it its edits (LineChange) and its document (LineSource).
+import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult } from './engine';
+import type { Finding } from './model';
+import { lines as textLines, readsAsLines } from './parse/reader';
 
 /** Above this many changed lines a whole check is as cheap as patching. */
 const MAX_CHANGED_LINES = 500;
-
-/** How much of a text's head decides whether it is read line by line. */
-const HEAD = 1 << 16;
-
-/** Whether a trace is read line by line: by its content, as the core decides (parse/reader textShape), from its
- *  head only, so that a large document is never parsed on the extension host just to ask. `complete`: false when
- *  `text` is itself only the head of the document. */
-export function readsAsLines(text: string, fileName?: string, complete = true): boolean {
-  return textShape(text.length > HEAD ? text.slice(0, HEAD) : text, fileName, complete && text.length <= HEAD) === 'lines';
-}
-
-interface Line {
-  text: string;
-  base: number;
-}
-
-/** Lines split as the core splits them (LF or CRLF, without the breaks). */
-export function splitLines(text: string): Line[] {
-  const out: Line[] = [];
-  let start = 0;
-  for (;;) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    const lineEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-    out.push({ text: text.slice(start, lineEnd), base: start });
-    if (end === text.length) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-/** Whether a JSONL line is read on its own by the engine. */
-export const independentLine = lineStandsAlone;
 
 interface LineEntry {
   /** The line's text when it was last checked; undefined for a line changed since (to be checked again). */
@@ -108,11 +77,11 @@ export class LineIndependentTrace {
     knownIndependent = false,
   ): Promise<LineIndependentTrace | undefined> {
     if (!readsAsLines(text, options.fileName) || full.format === undefined) return undefined;
-    const lines = splitLines(text);
+    const lines = [...textLines(text)];
     // one JSON.parse per line: in slices, so that a large file does not hold up the extension host
     let slice = Date.now();
     if (!knownIndependent) for (const l of lines) {
-      if (!independentLine(l.text)) return undefined;
+      if (!lineStandsAlone(l.text)) return undefined;
       if (Date.now() - slice > 25) {
         await new Promise((r) => setTimeout(r, 0));
         if (stale()) return undefined;
@@ -157,7 +126,7 @@ export class LineIndependentTrace {
     const changed: number[] = [];
     for (let i = 0; i < this.entries.length; i++) {
       if (this.entries[i].text === undefined) {
-        if (!independentLine(doc.lineText(i))) return undefined;
+        if (!lineStandsAlone(doc.lineText(i))) return undefined;
         changed.push(i);
       }
     }

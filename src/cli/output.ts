@@ -1,0 +1,72 @@
+// Where `check` writes its report as it is made: stdout, or a file written in place (a temporary file renamed over
+// it at the end, as writeFileAtomic does, so a reader never sees half a report). Small pieces are gathered into
+// larger writes; a write waits while the stream's buffer is full, so a slow reader never makes the report pile up.
+import { createWriteStream, promises as fs } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { tempPathFor } from './atomic';
+
+/** Gathered pieces are written once they reach this many characters. */
+const BATCH = 1 << 16;
+
+export class ReportOutput {
+  private pending: string[] = [];
+  private size = 0;
+  private failure?: Error;
+
+  private constructor(private readonly stream: Writable, private readonly target?: { file: string; tmp: string }) {
+    stream.on('error', (e: Error) => (this.failure ??= e));
+  }
+
+  /** stdout when `file` is undefined or `-`. */
+  static open(file?: string): ReportOutput {
+    if (file === undefined || file === '-') return new ReportOutput(process.stdout);
+    const tmp = tempPathFor(file);
+    return new ReportOutput(createWriteStream(tmp, { flags: 'wx' }), { file, tmp });
+  }
+
+  /** Write a piece; a promise when the caller must wait for the stream to drain. */
+  write(piece: string): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    if (piece.length === 0) return undefined;
+    this.pending.push(piece);
+    this.size += piece.length;
+    return this.size >= BATCH ? this.flush() : undefined;
+  }
+
+  private flush(): Promise<void> | undefined {
+    if (this.size === 0) return undefined;
+    const text = this.pending.join('');
+    this.pending = [];
+    this.size = 0;
+    if (this.stream.write(text)) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.stream.off('drain', done);
+        this.stream.off('error', done);
+        if (this.failure) reject(this.failure);
+        else resolve();
+      };
+      this.stream.on('drain', done);
+      this.stream.on('error', done);
+    });
+  }
+
+  /** Everything written: the file renamed into place (stdout stays open). */
+  async close(): Promise<void> {
+    await this.flush();
+    if (this.failure) throw this.failure;
+    if (!this.target) {
+      await new Promise<void>((resolve, reject) => this.stream.write('', (e) => (e ? reject(e) : resolve())));
+      return;
+    }
+    await new Promise<void>((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    await fs.rename(this.target.tmp, this.target.file);
+  }
+
+  /** The run failed: a file target keeps its old content (the temporary file is removed). */
+  async abort(): Promise<void> {
+    if (!this.target) return;
+    await new Promise<void>((resolve) => this.stream.end(() => resolve()));
+    await fs.rm(this.target.tmp, { force: true });
+  }
+}

@@ -1,0 +1,53 @@
+// What the main thread and the `check` threads (src/cli/worker.ts) say to each other. Plain data only: it is copied.
+import type { CheckOptions, ContractFile, Profile, ReportDiagnostic, ReportFile } from '../core';
+import type { EntrySettings } from './entry';
+
+/** A thread's settings, given once when it starts. */
+export interface ThreadSettings {
+  options: Omit<CheckOptions, 'contracts' | 'keepModel' | 'onSession' | 'fileName'>;
+  contracts: { files: ContractFile[]; profile: Profile };
+  entry: EntrySettings;
+}
+
+/** Check a whole file from disk. */
+export interface FileJob {
+  kind: 'file';
+  file: string;
+  /** The path the report shows; the path relative to the config's folder (for ignore rules). */
+  shown: string;
+  rel: string;
+  /** The user named it: not being a trace is a warning. */
+  wanted: boolean;
+}
+
+/** Check some whole lines of a JSONL file on their own. */
+export interface SliceJob {
+  kind: 'slice';
+  text: string;
+  /** Offset of text[0] in the file's text (without its BOM). */
+  base: number;
+  /** The file's name (as the engine's fileName: what it holds, without `.gz`). */
+  name: string;
+  rel: string;
+}
+
+export type ThreadJob = FileJob | SliceJob;
+
+export interface SliceReply {
+  kind: 'slice';
+  part: {
+    format?: string;
+    calls: number;
+    /** See FileResult.alone: the slice read alone reads as it does in the whole file. */
+    alone?: string;
+    /** Newlines in the slice: the lines of the slices after it start that much further. */
+    newlines: number;
+    /** Lines counted from the slice's first line. */
+    diagnostics: ReportDiagnostic[];
+  };
+}
+
+export type ThreadReply = { kind: 'file'; entry: ReportFile } | SliceReply;
+
+/** A reply, or the one line a job failed with. */
+export type ThreadAnswer = (ThreadReply | { kind?: undefined; error: string }) & { id: number };

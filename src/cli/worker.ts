@@ -1,0 +1,48 @@
+// The body of a `check` thread (src/cli/pool.ts): started once with the run's settings, it compiles the contracts
+// once and then checks job after job: a whole file (read from disk here), or a slice of a JSONL file's lines (cut
+// by the main thread, src/cli/check-files.ts). Every reply carries report entries (positions already lines and
+// columns); nothing here can throw past its reply.
+import { parentPort, workerData } from 'node:worker_threads';
+import { LineIndex, loadContracts, TraceChecker, type CheckOptions } from '../core';
+import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
+import { checkFile, LineCutter } from './stream';
+import type { SliceJob, SliceReply, ThreadJob, ThreadReply, ThreadSettings } from './threads';
+import { describeLimit } from './limits';
+
+const settings = workerData as ThreadSettings;
+const { contracts } = loadContracts(settings.contracts.files, settings.contracts.profile);
+const options: CheckOptions = { ...settings.options, contracts };
+const entry: EntrySettings = settings.entry;
+
+parentPort?.on('message', (job: ThreadJob & { id: number }) => {
+  void run(job).then(
+    (reply) => parentPort?.postMessage({ ...reply, id: job.id }),
+    (e: unknown) => parentPort?.postMessage({ id: job.id, error: describeLimit(e) }),
+  );
+});
+
+async function run(job: ThreadJob): Promise<ThreadReply> {
+  if (job.kind === 'file') {
+    const { result, index } = await checkFile(job.file, options);
+    return { kind: 'file', entry: fileEntry(job.shown, result.format, result.calls, diagnosticsOf(result.findings, index, job.rel, entry), job.wanted, entry) };
+  }
+  return { kind: 'slice', part: checkSlice(job) };
+}
+
+/** A slice of lines, checked alone: its lines are numbered from 1 (the main thread adds the lines before it). */
+function checkSlice(job: SliceJob): SliceReply['part'] {
+  const checker = new TraceChecker({ ...options, fileName: job.name });
+  const local = new LineIndex(); // line starts relative to the slice
+  let newlines = 0;
+  const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => {
+    newlines++;
+    local.addLineStart(offset - job.base);
+  }, job.base);
+  cutter.push(job.text);
+  cutter.end();
+  const result = checker.finish();
+  const index = { position: (offset: number) => local.position(offset - job.base) };
+  // set by the engine when reading the slice alone read it as the whole file would (see FileResult)
+  const alone = (result as { alone?: string }).alone;
+  return { format: result.format, calls: result.calls, alone, newlines, diagnostics: diagnosticsOf(result.findings, index, job.rel, entry) };
+}

@@ -1,0 +1,397 @@
+// One JSON document too large to hold as one string (a day's OTLP export, a big `.json.gz`), read as it arrives in
+// chunks and cut into parts at its big arrays. A part is a JSON text of the document's skeleton (each ancestor's
+// opening bracket and its keys, its small values) holding a run of consecutive elements of one array, or of
+// members of one object; its offset map says where in the file each piece of it comes from, so anchors in a part
+// resolve into the file (Doc.pieces). Every array element and every container member is in exactly one part;
+// an ancestor's scalar members are repeated in every part after them, its container members only in the part that
+// carries them. The splitter checks the structure (brackets, commas, colons, one value); JSON.parse of the parts
+// checks the rest (escapes, numbers, literals), so together they accept exactly JSON.
+import type { JsonPath, OffsetMap } from './doc';
+
+export interface Part {
+  text: string;
+  map: OffsetMap;
+  /** The path, in the part, of the container whose elements (or members) it carries. */
+  path: JsonPath;
+  /** File offset of the first element the part carries. */
+  base: number;
+}
+
+/** The document is not JSON: what was expected, and where (a file offset). */
+export class SplitError extends Error {
+  constructor(message: string, readonly offset: number) {
+    super(message);
+  }
+}
+
+/** A value could not be cut small enough: the one-line message says which limit. */
+export class SplitLimit extends Error {}
+
+export interface SplitOptions {
+  /** Cut a part once the elements waiting in one array (or members in one object) reach this many characters. */
+  partChars: number;
+  /** The most characters held at once (a value with no array or object to cut at, larger than this, is refused). */
+  maxHeld: number;
+}
+
+interface Piece {
+  text: string;
+  at: number;
+}
+
+const OBJ = 1;
+const ARR = 2;
+// what the next token may be
+const VALUE = 0;
+const FIRST_ELEMENT = 1;
+const FIRST_KEY = 2;
+const KEY = 3;
+const COLON = 4;
+const AFTER = 5;
+// the token being read (it may span chunks)
+const NONE = 0;
+const STRING = 1;
+const SCALAR = 2;
+
+/** Scalar members longer than this are carried once, like containers, not repeated in every part. */
+const LONG_SCALAR = 256;
+const QUOTE_OR_BACKSLASH = /["\\]/g;
+const SCALAR_END = /[^0-9A-Za-z.+-]/g;
+
+/** A copy that shares no memory with the chunk it was cut from (V8 slices keep their parent string alive). */
+function own(s: string): string {
+  return s.length < 16 ? s : (' ' + s).slice(1);
+}
+
+export class DocumentSplitter {
+  private readonly chunks: string[] = [];
+  private readonly chunkAt: number[] = [];
+  private total = 0;
+  private state = VALUE;
+  private depth = -1;
+  private rootDone = false;
+  private token = NONE;
+  private tokenStart = -1;
+  private tokenIsKey = false;
+  private escaped = false;
+  /** Parts emitted so far. */
+  parts = 0;
+  // one slot per depth (reused: no allocation per container)
+  private readonly kind: number[] = [];
+  private readonly at: number[] = [];
+  private readonly emitted: boolean[] = [];
+  /** arrays: the elements not yet in a part, [start, end) and how many */
+  private readonly pendingStart: number[] = [];
+  private readonly pendingEnd: number[] = [];
+  private readonly pendingCount: number[] = [];
+  /** objects: the open member's key [keyStart, keyEnd) and where its value starts */
+  private readonly keyStart: number[] = [];
+  private readonly keyEnd: number[] = [];
+  private readonly valueStart: number[] = [];
+  /** objects: the open member's `"key":` copied out once a part carried it (its chunk may be gone since) */
+  private readonly openKey: (Piece | undefined)[] = [];
+  /** objects: members completed since the last part, as (start, end, carried-once) triples */
+  private readonly members: number[][] = [];
+  /** objects: scalar members already carried, repeated in later parts */
+  private readonly kept: Piece[][] = [];
+
+  constructor(private readonly options: SplitOptions, private readonly emitPart: (part: Part) => void) {}
+
+  /** Characters read so far (the text comes without its BOM: offsets are those of the text after it). */
+  get length(): number {
+    return this.total;
+  }
+
+  push(chunk: string): void {
+    if (chunk.length === 0) return;
+    const base = this.total;
+    this.chunks.push(chunk);
+    this.chunkAt.push(base);
+    this.total += chunk.length;
+    const n = chunk.length;
+    let i = this.token === NONE ? 0 : this.continueToken(chunk, 0, base);
+    while (i < n) {
+      const c = chunk.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) {
+        i++;
+        continue;
+      }
+      const pos = base + i;
+      switch (this.state) {
+        case VALUE:
+        case FIRST_ELEMENT:
+          if (c === 93 && this.state === FIRST_ELEMENT) {
+            this.close(ARR, pos);
+            i++;
+            break;
+          }
+          if (this.depth >= 0 && this.kind[this.depth] === OBJ) this.valueStart[this.depth] = pos;
+          else if (this.depth < 0 && this.rootDone) throw new SplitError('unexpected content after the JSON document', pos);
+          if (c === 123) {
+            this.open(OBJ, pos);
+            this.state = FIRST_KEY;
+            i++;
+          } else if (c === 91) {
+            this.open(ARR, pos);
+            this.state = FIRST_ELEMENT;
+            i++;
+          } else if (c === 34) {
+            this.startToken(STRING, pos, false);
+            i = this.continueToken(chunk, i + 1, base);
+          } else if (c === 45 || (c >= 48 && c <= 57) || c === 116 || c === 102 || c === 110) {
+            this.startToken(SCALAR, pos, false);
+            i = this.continueToken(chunk, i, base);
+          } else throw new SplitError(`unexpected ${describe(c)} where a JSON value was expected`, pos);
+          break;
+        case FIRST_KEY:
+        case KEY:
+          if (c === 125 && this.state === FIRST_KEY) {
+            this.close(OBJ, pos);
+            i++;
+            break;
+          }
+          if (c !== 34) throw new SplitError(`unexpected ${describe(c)} where a property name was expected`, pos);
+          this.openKey[this.depth] = undefined;
+          this.startToken(STRING, pos, true);
+          i = this.continueToken(chunk, i + 1, base);
+          break;
+        case COLON:
+          if (c !== 58) throw new SplitError(`unexpected ${describe(c)} where ':' was expected`, pos);
+          this.state = VALUE;
+          i++;
+          break;
+        default: {
+          if (this.depth < 0) throw new SplitError('unexpected content after the JSON document', pos);
+          const k = this.kind[this.depth];
+          if (c === 44) this.state = k === OBJ ? KEY : VALUE;
+          else if ((c === 125 && k === OBJ) || (c === 93 && k === ARR)) this.close(k, pos);
+          else throw new SplitError(`unexpected ${describe(c)} where ',' or '${k === OBJ ? '}' : ']'}' was expected`, pos);
+          i++;
+        }
+      }
+    }
+    this.trim();
+  }
+
+  /** The text ended: the document must be complete. */
+  end(): void {
+    if (this.token === SCALAR && this.depth < 0) {
+      this.token = NONE;
+      this.tokenDone(this.total);
+    }
+    if (this.token !== NONE || this.depth >= 0 || !this.rootDone) throw new SplitError(this.total === 0 ? 'empty document' : 'unexpected end of the JSON document', this.total);
+  }
+
+  private startToken(kind: number, pos: number, key: boolean): void {
+    this.token = kind;
+    this.tokenStart = pos;
+    this.tokenIsKey = key;
+  }
+
+  /** Read on in the token being read from `i`; the index after it, or the chunk's end when it goes on. */
+  private continueToken(chunk: string, i: number, base: number): number {
+    const n = chunk.length;
+    if (this.token === STRING) {
+      if (this.escaped) {
+        this.escaped = false;
+        i++;
+      }
+      for (;;) {
+        QUOTE_OR_BACKSLASH.lastIndex = i;
+        const m = QUOTE_OR_BACKSLASH.exec(chunk);
+        if (!m) return n;
+        const j = m.index;
+        if (chunk.charCodeAt(j) === 92) {
+          if (j + 1 >= n) {
+            this.escaped = true;
+            return n;
+          }
+          i = j + 2;
+          continue;
+        }
+        this.token = NONE;
+        this.tokenDone(base + j + 1);
+        return j + 1;
+      }
+    }
+    SCALAR_END.lastIndex = i;
+    const m = SCALAR_END.exec(chunk);
+    if (!m) return n;
+    this.token = NONE;
+    this.tokenDone(base + m.index);
+    return m.index;
+  }
+
+  private tokenDone(end: number): void {
+    if (this.tokenIsKey) {
+      this.keyStart[this.depth] = this.tokenStart;
+      this.keyEnd[this.depth] = end;
+      this.state = COLON;
+    } else this.valueDone(this.tokenStart, end, false);
+  }
+
+  private open(kind: number, pos: number): void {
+    const d = ++this.depth;
+    this.kind[d] = kind;
+    this.at[d] = pos;
+    this.emitted[d] = false;
+    this.pendingStart[d] = -1;
+    this.pendingEnd[d] = -1;
+    this.pendingCount[d] = 0;
+    this.openKey[d] = undefined;
+    if (this.members[d]) this.members[d].length = 0;
+    else this.members[d] = [];
+    if (this.kept[d]?.length !== 0) this.kept[d] = [];
+  }
+
+  private close(kind: number, pos: number): void {
+    const d = this.depth;
+    if (!this.emitted[d]) {
+      this.depth--;
+      this.valueDone(this.at[d], pos + 1, true);
+      return;
+    }
+    // parts carried some of it: the rest goes in a part now, and the value is done with (not carried again)
+    this.emit(d, pos);
+    this.depth--;
+    this.state = AFTER;
+    if (this.depth < 0) this.rootDone = true;
+    void kind;
+  }
+
+  private valueDone(start: number, end: number, container: boolean): void {
+    const d = this.depth;
+    this.state = AFTER;
+    if (d < 0) {
+      this.rootDone = true;
+      return;
+    }
+    if (this.kind[d] === ARR) {
+      if (this.pendingStart[d] < 0) this.pendingStart[d] = start;
+      this.pendingEnd[d] = end;
+      this.pendingCount[d]++;
+      if (end - this.pendingStart[d] >= this.options.partChars) this.emit(d, -1);
+      return;
+    }
+    const m = this.members[d];
+    m.push(this.keyStart[d], end, container || end - start > LONG_SCALAR ? 1 : 0);
+    if (end - m[0] >= this.options.partChars) this.emit(d, -1);
+  }
+
+  /**
+   * A part: the frames from the root down to `k`, the deepest, whose waiting elements (or new members) it carries;
+   * `close` is the offset of `k`'s closing bracket when it is closing, else -1. Nothing happens when nothing new
+   * would be carried.
+   */
+  private emit(k: number, close: number): void {
+    let content = false;
+    for (let i = 0; i <= k && !content; i++) {
+      if (this.kind[i] === ARR) content = this.pendingStart[i] >= 0;
+      else for (let j = 2; j < this.members[i].length && !content; j += 3) content = this.members[i][j] === 1;
+    }
+    if (!content) return;
+    const texts: string[] = [];
+    const map: OffsetMap = { text: [], file: [] };
+    let length = 0;
+    let base = -1;
+    const put = (text: string, at: number) => {
+      if (at >= 0) {
+        map.text.push(length);
+        map.file.push(at);
+      }
+      texts.push(text);
+      length += text.length;
+    };
+    const path: JsonPath = [];
+    for (let i = 0; i <= k; i++) {
+      if (this.kind[i] === ARR) {
+        put('[', this.at[i]);
+        if (this.pendingStart[i] >= 0) {
+          if (base < 0) base = this.pendingStart[i];
+          put(this.slice(this.pendingStart[i], this.pendingEnd[i]), this.pendingStart[i]);
+          if (i < k) put(',', -1);
+        }
+        if (i < k) path.push(this.pendingCount[i]);
+        this.pendingStart[i] = -1;
+        this.pendingCount[i] = 0;
+      } else {
+        put('{', this.at[i]);
+        let first = true;
+        const comma = () => {
+          if (!first) put(',', -1);
+          first = false;
+        };
+        for (const p of this.kept[i]) {
+          comma();
+          put(p.text, p.at);
+        }
+        const m = this.members[i];
+        for (let j = 0; j < m.length; j += 3) {
+          const text = this.slice(m[j], m[j + 1]);
+          comma();
+          if (m[j + 2] === 1 && base < 0) base = m[j];
+          put(text, m[j]);
+          // scalars are kept for the parts to come (the skeleton), containers were carried once
+          if (m[j + 2] === 0 && (i < k || close < 0)) this.kept[i].push({ text: own(text), at: m[j] });
+        }
+        m.length = 0;
+        if (i < k) {
+          const key = (this.openKey[i] ??= { text: own(this.slice(this.keyStart[i], this.valueStart[i])), at: this.keyStart[i] });
+          comma();
+          put(key.text, key.at);
+          path.push(JSON.parse(this.slice(this.keyStart[i], this.keyEnd[i])) as string);
+        }
+      }
+      this.emitted[i] = true;
+    }
+    for (let i = k; i >= 0; i--) put(this.kind[i] === OBJ ? '}' : ']', i === k && close >= 0 ? close : -1);
+    this.parts++;
+    this.emitPart({ text: texts.join(''), map, path, base: Math.max(base, 0) });
+  }
+
+  /** The text of [start, end) from the chunks still held. */
+  private slice(start: number, end: number): string {
+    let c = 0;
+    while (c + 1 < this.chunks.length && this.chunkAt[c + 1] <= start) c++;
+    let out = '';
+    for (let at = start; at < end; c++) {
+      const from = at - this.chunkAt[c];
+      const chunk = this.chunks[c];
+      const to = Math.min(chunk.length, end - this.chunkAt[c]);
+      out += chunk.slice(from, to);
+      at = this.chunkAt[c] + to;
+    }
+    return out;
+  }
+
+  /** Drop the chunks no part will need any more; refuse to hold more than `maxHeld` characters. */
+  private trim(): void {
+    let need = this.token === NONE ? Infinity : this.tokenStart;
+    for (let i = 0; i <= this.depth; i++) {
+      if (!this.emitted[i]) {
+        need = Math.min(need, this.at[i]);
+        break;
+      }
+      if (this.kind[i] === ARR) {
+        if (this.pendingStart[i] >= 0) need = Math.min(need, this.pendingStart[i]);
+      } else {
+        if (this.members[i].length) need = Math.min(need, this.members[i][0]);
+        if (!this.openKey[i]) need = Math.min(need, this.keyStart[i]);
+      }
+    }
+    let drop = 0;
+    while (drop + 1 < this.chunks.length && this.chunkAt[drop + 1] <= need) drop++;
+    if (drop) {
+      this.chunks.splice(0, drop);
+      this.chunkAt.splice(0, drop);
+    }
+    const held = this.total - this.chunkAt[0];
+    if (held > this.options.maxHeld) {
+      throw new SplitLimit(`a value of this document over ${Math.round(this.options.maxHeld / 2 ** 20)} MB has no array or object to cut it at (the most read at once)`);
+    }
+  }
+}
+
+function describe(c: number): string {
+  return c >= 33 && c < 127 ? `'${String.fromCharCode(c)}'` : `character U+${c.toString(16).padStart(4, '0').toUpperCase()}`;
+}

@@ -1,0 +1,107 @@
+// Session state bounded by what the checks need, not by calls (issue 13.1). A long session of a line format whose
+// reader never looks back at settled calls (`LineFormat.segments`) is checked in segments while it is read: once
+// enough calls are settled — every call before the latest turn has its result — they and their results are checked
+// with the state the earlier segments left (pairing's facts, each cross-call check's own state: checks/check.ts
+// `SessionState`), and then let go. What is kept between segments is facts and fixed-size hashes, never calls.
+// A whole session is one segment: the checks run the same code either way.
+import type { SessionState } from './checks/check';
+import type { AssistantText, Session, ToolCall, ToolResult } from './model';
+
+/** A session is cut when at least this many of its calls are settled (and, when asked, at the latest settled point). */
+export const SEGMENT_CALLS = 2000;
+/** Calls still waiting for results after this many: the session is cut anyway (said once, as a limit). */
+export const FORCE_CALLS = 8 * SEGMENT_CALLS;
+
+/** Where a session checked in segments stands: what its earlier segments left, and how much of it they took. */
+export interface SessionRun {
+  state: SessionState;
+  /** Calls, results and texts of the session already checked (indexes into its arrays). */
+  calls: number;
+  results: number;
+  texts: number;
+  /** Its findings so far, waiting for the session's index (given when the session is complete, as before). */
+  findings: import('./model').Finding[];
+}
+
+export function newRun(): SessionRun {
+  return { state: { checks: {} }, calls: 0, results: 0, texts: 0, findings: [] };
+}
+
+/** The part of a session a segment checks: the settled calls, results and texts, with every definition so far. */
+export interface Cut {
+  calls: number;
+  results: number;
+  texts: number;
+  /** Cut although calls before it still wait for results (FORCE_CALLS reached). */
+  forced: boolean;
+}
+
+/**
+ * Where the session can be cut now: before the calls of its latest turn, when every call before them is answered
+ * by a result before them (by id or index), so no later line can change what the checks saw. `min`: how many
+ * settled calls make a segment worth checking. Turns only grow in the builder, so "before the latest turn" is a
+ * prefix of the calls, of the results and of the texts alike.
+ */
+export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS): Cut | undefined {
+  const { calls, results } = session;
+  if (calls.length - run.calls < Math.max(min, 1) + 1) return undefined;
+  const latest = calls[calls.length - 1].turn;
+  let c = calls.length - 1;
+  while (c > run.calls && calls[c - 1].turn >= latest) c--;
+  if (c - run.calls < Math.max(min, 1) || calls[c - 1].turn >= latest) return undefined;
+  let r = run.results;
+  while (r < results.length && results[r].turn < latest) r++;
+  for (let k = r; k < results.length; k++) if (results[k].turn < latest) return undefined; // turns went back
+  const texts = session.texts ?? [];
+  let t = run.texts;
+  while (t < texts.length && texts[t].turn < latest) t++;
+  const forced = calls.length - run.calls >= FORCE_CALLS;
+  if (!forced && !answered(calls, run.calls, c, results, run.results, r)) return undefined;
+  return { calls: c, results: r, texts: t, forced: forced && !answered(calls, run.calls, c, results, run.results, r) };
+}
+
+/** Every call in [c0, c1) is answered by a result in [r0, r1), by id or by index. */
+function answered(calls: readonly ToolCall[], c0: number, c1: number, results: readonly ToolResult[], r0: number, r1: number): boolean {
+  const ids = new Set<string>();
+  const indexes = new Set<number>();
+  for (let k = r0; k < r1; k++) {
+    const r = results[k];
+    if (r.callId !== undefined && r.callId !== '') ids.add(r.callId);
+    else if (r.callIndex !== undefined) indexes.add(r.callIndex);
+  }
+  for (let k = c0; k < c1; k++) {
+    const call = calls[k];
+    if (!(call.id !== undefined && call.id !== '' && ids.has(call.id)) && !indexes.has(call.index)) return false;
+  }
+  return true;
+}
+
+/** The segment session of a cut (or of the rest, when the session is complete): the calls, results and texts it
+ *  takes, with the session's definitions and end facts. */
+export function segmentOf(session: Session, run: SessionRun, cut?: Cut): Session {
+  const calls = session.calls.slice(run.calls, cut?.calls);
+  const results = session.results.slice(run.results, cut?.results);
+  const texts = session.texts?.slice(run.texts, cut?.texts);
+  const seg: Session = { ...session, calls, results, texts: texts?.length ? texts : undefined };
+  return seg;
+}
+
+/** Let go of what a segment took: the session's arrays keep their length (readers count on it) and lose the
+ *  objects, so the lines they came from can be collected. */
+export function release(session: Session, run: SessionRun, cut: Cut): void {
+  const calls = session.calls as (ToolCall | undefined)[];
+  for (let k = run.calls; k < cut.calls; k++) calls[k] = undefined;
+  const results = session.results as (ToolResult | undefined)[];
+  for (let k = run.results; k < cut.results; k++) results[k] = undefined;
+  const texts = session.texts as (AssistantText | undefined)[] | undefined;
+  if (texts) for (let k = run.texts; k < cut.texts; k++) texts[k] = undefined;
+  run.calls = cut.calls;
+  run.results = cut.results;
+  run.texts = cut.texts;
+}
+
+/** A copy of a run to finish without disturbing the run itself (`TraceChecker.peek`). Check states hold Maps,
+ *  Sets, arrays and plain objects, and a few kept calls and results: structuredClone copies them all. */
+export function cloneRun(run: SessionRun): SessionRun {
+  return { state: structuredClone(run.state), calls: run.calls, results: run.results, texts: run.texts, findings: [...run.findings] };
+}
