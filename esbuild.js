@@ -34,7 +34,7 @@ if (fs.existsSync('src/extension/extension.ts')) {
     format: 'cjs', target: 'node20' });
   // The same entry for VS Code for the Web: a web-worker extension host, no Node built-ins (and no worker threads).
   builds.push({ entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser',
-    format: 'cjs', target: 'es2022', external: ['vscode', 'node:worker_threads'], mainFields: ['browser', 'module', 'main'],
+    format: 'cjs', target: 'es2022', external: ['vscode', 'node:worker_threads', 'node:os'], mainFields: ['browser', 'module', 'main'],
     define: { 'process.env.CONTRACT_GUARD_TARGET': '"web"' } });
 }
 if (fs.existsSync('src/webview/table.ts')) {

@@ -11,8 +11,9 @@ import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
 import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
+export { defaultJobs } from './pool';
 import { checkFile, decodedText, readsAsJsonl } from './stream';
-import type { FileJob, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadSettings } from './threads';
+import type { FileJob, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadReply, ThreadSettings } from './threads';
 
 export interface TraceTarget {
   file: string;
@@ -41,11 +42,6 @@ const SLICE_FROM_BYTES = 4 << 20;
 /** The first slice is small: it tells cheaply whether the file's lines stand alone. */
 const PROBE_CHARS = 1 << 18;
 const SLICE_CHARS = 1 << 20;
-
-/** The default of --jobs: the cores this process may use. */
-export function defaultJobs(): number {
-  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-}
 
 /** The bundled thread entry, next to the CLI bundle (absent when the CLI runs unbundled: then no threads). */
 function workerFile(): string | undefined {
@@ -146,7 +142,7 @@ function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): P
   });
 }
 
-async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget): Promise<ThreadAnswer & { kind: 'file' | 'slice' }> {
+async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget): Promise<ThreadReply> {
   let a: ThreadAnswer;
   try {
     a = await pool.run(job);
@@ -175,7 +171,9 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
   const out = new Set<Promise<unknown>>();
   let base = 0;
   let first = true;
-  let buffered = '';
+  const pieces: string[] = [];
+  let size = 0;
+  let clean = 0;
   const send = async (text: string): Promise<Later<SlicePart>> => {
     const job: SliceJob = { kind: 'slice', text, base, name, rel: t.rel };
     // the worker drops a BOM at the start of the file, and offsets count the text without it
@@ -191,13 +189,16 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
   };
   let probed = false;
   for await (const piece of decodedText(t.file, gzip)) {
-    buffered = buffered.length ? buffered + piece : piece;
-    const want = probed ? SLICE_CHARS : PROBE_CHARS;
-    if (buffered.length < want) continue;
-    const nl = buffered.lastIndexOf('\n');
-    if (nl < 0) continue; // one line longer than a slice: it grows until its end
-    const text = buffered.slice(0, nl + 1);
-    buffered = buffered.slice(nl + 1);
+    pieces.push(piece);
+    size += piece.length;
+    if (size < (probed ? SLICE_CHARS : PROBE_CHARS)) continue;
+    const text = cutAtLastNewline(pieces, clean);
+    if (text === undefined) {
+      clean = pieces.length; // one line longer than a slice: it grows until its end
+      continue;
+    }
+    clean = 0;
+    size -= text.length;
     const p = await send(text);
     if (!probed) {
       probed = true;
@@ -205,8 +206,24 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
       if (probe?.alone === undefined) return undefined; // the lines do not stand alone (or the probe failed): whole
     }
   }
-  if (buffered.length) await send(buffered);
+  const rest = pieces.join('');
+  if (rest.length) await send(rest);
   return { result: Promise.all(parts).then((done) => merged(t, done, entry) ?? wholeFile(pool, t)) };
+}
+
+/** The text of `pieces` up to their last newline (included), taken out of them; undefined when they hold none.
+ *  `clean`: how many leading pieces are known to hold no newline (not searched again: a long line stays linear). */
+function cutAtLastNewline(pieces: string[], clean = 0): string | undefined {
+  for (let k = pieces.length - 1; k >= clean; k--) {
+    const nl = pieces[k].lastIndexOf('\n');
+    if (nl < 0) continue;
+    const head = pieces.slice(0, k);
+    head.push(pieces[k].slice(0, nl + 1));
+    const tail = pieces[k].slice(nl + 1);
+    pieces.splice(0, k + 1, ...(tail.length ? [tail] : []));
+    return head.join('');
+  }
+  return undefined;
 }
 
 /** The slices as one file's entry, when they read as the whole would (one reader, or none, for all of them). */

@@ -2,10 +2,9 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { matchesGlob } from '../core/config';
+import { TRACE_NAME, walkSkips } from '../core';
 
-const TRACE_EXT = /\.(jsonl|ndjson|jsonlines|json|traj|eval|af)(\.gz)?$/i;
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test']);
 
 export class UsageError extends Error {}
 
@@ -27,7 +26,7 @@ export async function walk(root: string, accept: (p: string) => boolean, out: st
   for (const e of entries) {
     const p = path.join(root, e.name);
     if (e.isDirectory()) {
-      if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(p, accept, out);
+      if (!walkSkips(e.name)) await walk(p, accept, out);
     } else if (e.isFile() && accept(p)) {
       out.push(p);
     }
@@ -38,7 +37,7 @@ export async function walk(root: string, accept: (p: string) => boolean, out: st
 export async function findTraceFiles(paths: string[], exclude: Set<string>): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
-    await walk(p, (f) => TRACE_EXT.test(f) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f), out);
+    await walk(p, (f) => TRACE_NAME.test(f.replace(/\.gz$/i, '')) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f), out);
   }
   return [...new Set(out.map((f) => path.resolve(f)))].filter((f) => !exclude.has(f));
 }

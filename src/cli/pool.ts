@@ -2,7 +2,7 @@
 // with its settings (so contracts are compiled once per thread, not per file) and then takes job after job. Jobs go
 // to the thread with the fewest waiting; replies come back by id. A thread that dies (out of memory past its heap
 // limit) fails its jobs with one line saying so, and the pool starts no more on it.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 export interface PoolReply {
   id: number;
@@ -14,12 +14,22 @@ interface Slot {
   dead?: Error;
 }
 
+/** The default of --jobs: the cores this process may use. */
+export function defaultJobs(): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const os = require('node:os') as typeof import('node:os');
+  return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+}
+
 export class WorkerPool<Job extends object, Reply> {
   private readonly slots: Slot[] = [];
   private nextId = 1;
 
   /** `heapMb`: each thread's heap limit; a job that needs more fails with a one-line error instead of a V8 abort. */
   constructor(file: string, size: number, workerData: unknown, heapMb: number) {
+    // required here, not imported: the extension's web bundle holds this module but never starts a pool
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
     for (let i = 0; i < size; i++) {
       const worker = new Worker(file, { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
       const slot: Slot = { worker, waiting: new Map() };

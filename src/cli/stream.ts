@@ -130,7 +130,8 @@ export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<
  * the text without its BOM. Line starts are reported after every newline (the LineIndex of the text).
  */
 export class LineCutter {
-  private pending = '';
+  /** The start of a line still open: pieces, joined once its end arrives (a line of many pieces is copied once). */
+  private pending: string[] = [];
   private first: boolean;
 
   constructor(
@@ -142,32 +143,35 @@ export class LineCutter {
   }
 
   push(chunk: string): void {
-    this.take(chunk, false);
-  }
-
-  end(): void {
-    this.take('', true);
-  }
-
-  private take(chunk: string, final: boolean): void {
     if (this.first && chunk.length) {
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
       this.first = false;
     }
-    const pending = this.pending.length ? this.pending + chunk : chunk;
+    let nl = chunk.indexOf('\n');
+    if (nl === -1) {
+      if (chunk.length) this.pending.push(chunk);
+      return;
+    }
+    // the open line ends in this chunk
+    this.pending.push(chunk);
+    const text = this.pending.length > 1 ? this.pending.join('') : chunk;
+    this.pending = [];
+    nl += text.length - chunk.length;
     let start = 0;
-    for (let nl = pending.indexOf('\n'); nl !== -1; nl = pending.indexOf('\n', start)) {
-      const end = nl > start && pending.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      this.onLine(pending.slice(start, end), this.base + start);
+    for (; nl !== -1; nl = text.indexOf('\n', start)) {
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      this.onLine(text.slice(start, end), this.base + start);
       start = nl + 1;
       this.onLineStart(this.base + start);
     }
-    if (final && start < pending.length) {
-      const tail = pending.slice(start);
-      this.onLine(tail.endsWith('\r') ? tail.slice(0, -1) : tail, this.base + start);
-      start = pending.length;
-    }
     this.base += start;
-    this.pending = pending.slice(start);
+    if (start < text.length) this.pending.push(text.slice(start));
+  }
+
+  end(): void {
+    const tail = this.pending.join('');
+    this.pending = [];
+    if (tail.length) this.onLine(tail.endsWith('\r') ? tail.slice(0, -1) : tail, this.base);
+    this.base += tail.length;
   }
 }

@@ -1,5 +1,5 @@
 // What the main thread and the `check` threads (src/cli/worker.ts) say to each other. Plain data only: it is copied.
-import type { CheckOptions, ContractFile, Profile, ReportDiagnostic, ReportFile } from '../core';
+import type { CheckOptions, ContractFile, FileResult, Profile, ReportDiagnostic, ReportFile } from '../core';
 import type { EntrySettings } from './entry';
 
 /** A thread's settings, given once when it starts. */
@@ -31,7 +31,15 @@ export interface SliceJob {
   rel: string;
 }
 
-export type ThreadJob = FileJob | SliceJob;
+/** Check a text already read (Check Workspace Contracts reads through the editor): its own options, the
+ *  thread's contracts. */
+export interface TextJob {
+  kind: 'text';
+  text: string;
+  options: ThreadSettings['options'] & { fileName?: string };
+}
+
+export type ThreadJob = FileJob | SliceJob | TextJob;
 
 export interface SliceReply {
   kind: 'slice';
@@ -47,7 +55,7 @@ export interface SliceReply {
   };
 }
 
-export type ThreadReply = { kind: 'file'; entry: ReportFile } | SliceReply;
+export type ThreadReply = { kind: 'file'; entry: ReportFile } | SliceReply | { kind: 'text'; result: Omit<FileResult, 'model'> };
 
 /** A reply, or the one line a job failed with. */
 export type ThreadAnswer = (ThreadReply | { kind?: undefined; error: string }) & { id: number };

@@ -48,8 +48,10 @@ interface Followed {
   shape?: 'lines' | 'document';
   trace?: GrowingTrace;
   index: LineIndex;
-  /** For a document: the size and time it was checked at. */
+  /** For a document: the size and time it was checked at, and those it was last seen with (it is checked once they
+   *  held for a poll: a file being rewritten is not caught half written). */
   checkedAt?: string;
+  seenAt?: string;
   /** --tail: findings of the first this many bytes were there before the start; they are not printed. */
   quietBytes: number;
   /** While set, findings are only remembered as printed (the history under --tail). */
@@ -149,6 +151,10 @@ export async function watchCommand(argv: string[]): Promise<number> {
     if (f.shape === 'document') {
       const at = `${stat.size}:${stat.mtimeMs}`;
       if (at === f.checkedAt) return;
+      if (at !== f.seenAt) {
+        f.seenAt = at;
+        return;
+      }
       f.checkedAt = at;
       const { result, index } = await checkFile(f.file, { ...options, fileName: f.file });
       f.index = index;

@@ -3,7 +3,7 @@
 // by the main thread, src/cli/check-files.ts). Every reply carries report entries (positions already lines and
 // columns); nothing here can throw past its reply.
 import { parentPort, workerData } from 'node:worker_threads';
-import { LineIndex, loadContracts, TraceChecker, type CheckOptions } from '../core';
+import { checkText, LineIndex, loadContracts, TraceChecker, type CheckOptions } from '../core';
 import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
 import { checkFile, LineCutter } from './stream';
 import type { SliceJob, SliceReply, ThreadJob, ThreadReply, ThreadSettings } from './threads';
@@ -25,6 +25,10 @@ async function run(job: ThreadJob): Promise<ThreadReply> {
   if (job.kind === 'file') {
     const { result, index } = await checkFile(job.file, options);
     return { kind: 'file', entry: fileEntry(job.shown, result.format, result.calls, diagnosticsOf(result.findings, index, job.rel, entry), job.wanted, entry) };
+  }
+  if (job.kind === 'text') {
+    const { model: _model, ...result } = checkText(job.text, { ...job.options, contracts });
+    return { kind: 'text', result };
   }
   return { kind: 'slice', part: checkSlice(job) };
 }

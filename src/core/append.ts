@@ -1,33 +1,32 @@
-// A trace that grows at its end while an agent writes it: complete lines are fed in order and the file's result so
-// far can be asked at any time, from the state saved after the lines before, so an appended line costs about what
-// that line costs and the lines before it are never read again. A partial last line (no newline yet) is not part
-// of the state: `result(tail)` reads it as it stands, and it is fed once its newline arrives. The state is a plain
-// value (`save`), so a trace checked on a worker thread is followed on the thread that shows it. Used by the editor
-// (a document growing on disk) and `contract-guard watch`.
-import { TraceChecker, type CheckOptions, type FileResult } from './engine';
-import { lines, readingOf, stripBom } from './parse/reader';
+// A trace that grows at its end while an agent writes it: complete lines are fed in order to one checker that is
+// never finished, and the file's result so far is asked of it at any time (the engine's `peek`), so an appended line
+// costs about what that line costs (long sessions are checked in segments: only the part since the last segment is
+// checked again) and the lines before it are never read again. A partial last line (no newline yet) is not fed:
+// it waits for its newline, and meanwhile counts only when it stands alone (a line cut short is a parse error on
+// that line). Used by the editor (a document growing on disk, also on its worker thread) and `contract-guard watch`.
+import { yieldToLoop } from './chunked';
+import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult } from './engine';
+import { lines, readsAsLines } from './parse/reader';
 
-/** A growing trace's saved state: plain data (structured-cloneable). */
-export interface GrowingState {
-  /** Characters of the file fed so far (complete lines, with their breaks). */
-  consumed: number;
-  // TEMP until the engine's snapshot()/resume: the text fed so far
-  text: string;
+/** What follows a growing trace: in this thread (GrowingTrace), or on the thread that checked it (the editor). */
+export interface Growing {
+  /** Where the next line starts in the file: the characters of the complete lines fed so far, with their breaks. */
+  readonly consumed: number;
+  /** Feed `lines` (complete lines, starting at `consumed`, ending with a line break) and answer the file's result
+   *  so far, `tail` being the partial last line after them. */
+  append(lines: string, tail?: string): FileResult | Promise<FileResult>;
+  dispose?(): void;
 }
 
-export class GrowingTrace {
-  private fed: number;
-  private text: string;
+export class GrowingTrace implements Growing {
+  private readonly checker: TraceChecker;
+  private fed = 0;
 
-  constructor(
-    private readonly options: CheckOptions,
-    saved?: GrowingState,
-  ) {
-    this.fed = saved?.consumed ?? 0;
-    this.text = saved?.text ?? '';
+  /** `options` with neither `keepModel` nor `onSession`, so that long sessions are checked in segments. */
+  constructor(private readonly options: CheckOptions) {
+    this.checker = new TraceChecker(options);
   }
 
-  /** Where the next line starts in the file (the characters of the complete lines fed so far). */
   get consumed(): number {
     return this.fed;
   }
@@ -37,41 +36,61 @@ export class GrowingTrace {
   addLines(text: string, onLine?: (line: string, base: number) => void): void {
     if (text === '') return;
     if (text.charCodeAt(text.length - 1) !== 10) throw new Error('GrowingTrace.addLines takes complete lines (ending with a line break)');
-    if (onLine) for (const line of lines(text.slice(0, -1))) onLine(line.text, this.fed + line.base);
-    this.text += text;
+    for (const line of lines(text.slice(0, -1))) {
+      onLine?.(line.text, this.fed + line.base);
+      this.checker.addLine(line.text, this.fed + line.base);
+    }
     this.fed += text.length;
   }
 
-  /** The file's result so far; `tail`, the partial last line after `consumed`, is read as it stands (not kept). */
+  /**
+   * The file's result as if it ended here (a reader's unfinished stream fragments are not calls yet). `tail`, a
+   * partial last line, is read only when it stands alone (a parse error, a whole conversation) and is not kept.
+   */
   result(tail = ''): FileResult {
-    const checker = new TraceChecker(this.options);
-    for (const line of lines(this.text + tail)) checker.addLine(line.text, line.base);
-    return checker.finish();
+    const now = this.checker.peek();
+    const text = tail.endsWith('\r') ? tail.slice(0, -1) : tail;
+    if (text.trim() === '' || !lineStandsAlone(text)) return now;
+    const alone = new TraceChecker(this.options);
+    alone.addLine(text, this.fed);
+    const r = alone.finish();
+    const shifted = r.findings.map((f) => (f.session === undefined ? f : { ...f, session: f.session + now.sessions }));
+    return { ...now, format: now.format ?? r.format, calls: now.calls + r.calls, sessions: now.sessions + r.sessions, findings: [...now.findings, ...shifted] };
   }
 
-  /** The state to go on from later, or on another thread (`new GrowingTrace(options, saved)`). */
-  save(): GrowingState {
-    return { consumed: this.fed, text: this.text };
+  append(text: string, tail = ''): FileResult {
+    this.addLines(text);
+    return this.result(tail);
   }
 }
 
-/** Where a line-shaped text's complete lines end: what a growing trace is fed; the rest is its partial last line. */
+/** Where a text's complete lines end: what a growing trace is fed; the rest is its partial last line. */
 export function completeLines(text: string): number {
   return text.lastIndexOf('\n') + 1;
 }
 
-/** Check a text like checkText; when it is read line by line, through a growing trace, left at its last line
- *  break, ready for what is appended (a document is checked whole and has none). */
-export function checkGrowing(text: string, options: CheckOptions): { result: FileResult; trace?: GrowingTrace } {
-  const body = stripBom(text);
-  const reading = readingOf(body, options.fileName);
-  if (reading.shape === 'document') {
-    const checker = new TraceChecker(options);
-    checker.addReading(body, reading);
-    return { result: checker.finish() };
+/** How many characters are fed between looks at the clock. */
+const STEP = 1 << 16;
+
+/**
+ * A growing trace fed the complete lines of `text` (as the editor holds it: no BOM), in slices that yield to the
+ * event loop; undefined when the text is not read line by line. Its results follow what is appended from there.
+ */
+export async function growingTrace(text: string, options: CheckOptions, chunk: { sliceMs?: number; signal?: AbortSignal } = {}): Promise<GrowingTrace | undefined> {
+  if (!readsAsLines(text, options.fileName)) return undefined;
+  const { keepModel: _model, onSession: _each, ...plain } = options;
+  const trace = new GrowingTrace(plain);
+  const cut = completeLines(text);
+  const sliceMs = chunk.sliceMs ?? 10;
+  let started = Date.now();
+  while (trace.consumed < cut) {
+    if (chunk.signal?.aborted) return undefined;
+    const next = trace.consumed + STEP >= cut ? cut : text.indexOf('\n', trace.consumed + STEP) + 1;
+    trace.addLines(text.slice(trace.consumed, next));
+    if (Date.now() - started >= sliceMs) {
+      await yieldToLoop();
+      started = Date.now();
+    }
   }
-  const trace = new GrowingTrace(options);
-  const cut = completeLines(body);
-  trace.addLines(body.slice(0, cut));
-  return { result: trace.result(body.slice(cut)), trace };
+  return chunk.signal?.aborted ? undefined : trace;
 }

@@ -1,13 +1,10 @@
 // Baselines: findings a team has accepted (an existing trace's known drift) do not fail a run; new ones do.
-// A finding is matched by a fingerprint that survives lines moving: its code, its tool, the call's fingerprint
-// (tool + canonical arguments, src/core/fingerprint.ts) and where in the call it points (an argument path, the
-// name, ...), never a line or an offset. Findings with no call (parse errors, orphan results) use their message.
-// Matching counts: a baseline entry seen twice accepts two equal findings, a third is new.
-import { callFingerprint, hash64 } from './fingerprint';
-import type { ToolCall } from './model';
-import { RecentCache } from './recent';
-import type { Anchor, JsonPath } from './parse/doc';
+// A finding is matched by its fingerprint (findingFingerprint, src/core/fingerprint.ts), which survives lines
+// moving. Matching counts: a baseline entry seen twice accepts two equal findings, a third is new.
 import type { ReportFile } from './report/model';
+
+// The engine still imports it from here (until it imports ./fingerprint).
+export { findingFingerprint } from './fingerprint';
 
 export const BASELINE_VERSION = 1;
 
@@ -25,46 +22,6 @@ export interface BaselineEntry {
 export interface Baseline {
   version: 1;
   findings: BaselineEntry[];
-}
-
-function after(path: JsonPath, prefix: JsonPath): JsonPath | undefined {
-  if (path.length < prefix.length) return undefined;
-  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return undefined;
-  return path.slice(prefix.length);
-}
-
-/** Where in its call a finding points, independent of the call's position in the file. */
-function placeInCall(at: Anchor, call: ToolCall): string {
-  const part = at.part === 'key' ? '#key' : '';
-  if (call.argsDoc && at.doc === call.argsDoc) {
-    const rel = after(at.path, call.argsPath ?? []);
-    if (rel) return 'args/' + rel.join('/') + part;
-  }
-  if (at.doc === call.nameAt.doc && after(at.path, call.nameAt.path)?.length === 0) return 'name';
-  if (at.doc === call.argsAt.doc) {
-    const rel = after(at.path, call.argsAt.path);
-    if (rel) return 'args/' + rel.join('/') + part;
-  }
-  return 'other' + part;
-}
-
-/** The fingerprint of a finding: 16 hex digits. */
-// One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once
-// while its findings are emitted (the last few calls are remembered).
-const callPrints = new RecentCache<ToolCall, string>(8);
-
-function printOf(c: ToolCall): string {
-  return callFingerprint(c.name, c.args, c.argumentsRaw);
-}
-
-function callPrint(c: ToolCall): string {
-  return callPrints.get(c, printOf);
-}
-
-export function findingFingerprint(p: { code: string; message: string; at?: Anchor; call?: ToolCall }): string {
-  const c = p.call;
-  const key = c && p.at ? [p.code, c.name, callPrint(c), placeInCall(p.at, c)].join('\u0000') : [p.code, p.message].join('\u0000');
-  return hash64(key);
 }
 
 /** A baseline accepting every finding of the report (what `--update-baseline` writes). */
@@ -128,11 +85,4 @@ export function applyBaseline(files: ReportFile[], baseline: Baseline): number {
     }
   }
   return marked;
-}
-
-/** For editors: which findings of one file a baseline accepts, by fingerprint (a multiset, as for reports). */
-export function baselinedIn(path: string, fingerprints: (string | undefined)[], baseline: Baseline): boolean[] {
-  const file: ReportFile = { path, calls: 0, diagnostics: fingerprints.map((fingerprint) => ({ code: '', severity: 'info', message: '', line: 1, column: 1, endLine: 1, endColumn: 1, fingerprint })) };
-  applyBaseline([file], baseline);
-  return file.diagnostics.map((d) => d.baselined === true);
 }

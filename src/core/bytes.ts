@@ -37,7 +37,7 @@ export interface StreamLimits {
   check?: () => string | undefined;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 4 << 20, maxHeld: 256 << 20 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 1 << 20, maxHeld: 256 << 20 };
 
 /** A limit of reading was reached: the message is one line that says which. */
 export class ReadLimit extends Error {}

@@ -4,7 +4,6 @@
 // sessions that span lines are kept across slices). What cannot be cut: a document that is one JSON value (it is
 // parsed and read at once) and one very long line; for JSONL, `finish` checks the sessions of line formats at
 // the end in one go. Pure: runs in Node, the extension host and a browser worker (setImmediate or setTimeout).
-import { completeLines, GrowingTrace } from './append';
 import { TraceChecker, type CheckOptions, type FileResult } from './engine';
 import { lines, readingOf, stripBom } from './parse/reader';
 
@@ -18,13 +17,7 @@ export interface ChunkOptions {
   /** Called with each line as it is checked (JSONL, or a text read line by line), e.g. to learn whether every
    *  line is a unit of its own. Not called for a text read as one document. */
   onLine?: (text: string, base: number) => void;
-  /** For a text read line by line: its lines are fed through a growing trace (core/append), handed over at the end
-   *  left at the last line break, so that what is appended later is checked from there. */
-  onGrowing?: (trace: GrowingTrace) => void;
 }
-
-/** How many characters a growing check feeds between looks at the clock. */
-const GROW_STEP = 1 << 16;
 
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
@@ -43,7 +36,7 @@ function aborted(signal: AbortSignal | undefined): void {
 
 /** Check one file's text like checkText, yielding to the event loop between slices; cancellable. */
 export async function checkTextChunked(text: string, options: CheckOptions = {}, chunk: ChunkOptions = {}): Promise<FileResult> {
-  const { signal, onProgress, onLine, onGrowing } = chunk;
+  const { signal, onProgress, onLine } = chunk;
   const sliceMs = chunk.sliceMs ?? 10;
   aborted(signal);
   const checker = new TraceChecker(options);
@@ -59,26 +52,6 @@ export async function checkTextChunked(text: string, options: CheckOptions = {},
     return checker.finish();
   }
   let started = now();
-  if (onGrowing) {
-    const trace = new GrowingTrace(options);
-    const cut = completeLines(body);
-    while (trace.consumed < cut) {
-      const next = trace.consumed + GROW_STEP >= cut ? cut : body.indexOf('\n', trace.consumed + GROW_STEP) + 1;
-      trace.addLines(body.slice(trace.consumed, next), onLine);
-      if (now() - started >= sliceMs) {
-        onProgress?.(trace.consumed, body.length);
-        await yieldToLoop();
-        aborted(signal);
-        started = now();
-      }
-    }
-    const tail = body.slice(cut);
-    if (tail !== '') onLine?.(tail.endsWith('\r') ? tail.slice(0, -1) : tail, cut);
-    await yieldToLoop();
-    aborted(signal);
-    onGrowing(trace);
-    return trace.result(tail);
-  }
   for (const line of lines(body)) {
     checker.addLine(line.text, line.base);
     onLine?.(line.text, line.base);

@@ -70,6 +70,10 @@ export interface FileResult {
   model?: CheckedSession[];
   /** Caps on the state kept for long sessions that were hit (one line each), absent when none was. */
   limits?: string[];
+  /** Every claimed unit was read whole, on its own, by this one document reader ('' when nothing was claimed): no
+   *  line reader opened, nothing read inside a wrapper, no session of the shape reader's. Undefined otherwise. Lines
+   *  of a file whose slices, each read alone, all say the same reader read the same as the whole file (CLI --jobs). */
+  alone?: string;
 }
 
 /** How many levels below a unit readWrapped looks for units a reader claims. */
@@ -97,6 +101,8 @@ export class TraceChecker {
   private fallbackLines?: OpenLines;
   /** Units of this file were found inside wrappers (see readWrapped): keep looking inside the others too. */
   private wrapped = false;
+  /** A line reader read some line (see FileResult.alone). */
+  private linesRead = false;
   /** Sessions the shape reader read: checked at the end if no adapter claimed anything in the file. */
   private readonly held: Session[] = [];
   private readonly claimed = new Map<string, { units: number; calls: number }>();
@@ -199,6 +205,7 @@ export class TraceChecker {
 
   /** One JSONL line. `base` is the offset of its first character in the file. */
   addLine(text: string, base: number): void {
+    if (this.handedOver) this.live();
     if (text.trim() === '') return;
     const first = text.charCodeAt(0);
     if (first !== 123 && first !== 91 && SSE_LINE.test(text)) {
@@ -296,6 +303,8 @@ export class TraceChecker {
     findings.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end);
     const result: FileResult = { format, calls: this.callCount, sessions: this.sessionCount, findings, model: this.options.keepModel ? this.model : undefined };
     if (this.limits.size) result.limits = [...this.limits];
+    const ids = [...this.claimed.keys()];
+    if (!this.linesRead && !this.wrapped && ids.length <= 1 && ids[0] !== this.fallback?.id) result.alone = ids[0] ?? '';
     return result;
   }
 
@@ -370,6 +379,7 @@ export class TraceChecker {
       this.sticky ??= adapter;
     }
     this.count(adapter.id);
+    this.linesRead = true;
     const lines = this.linesOf(adapter);
     lines.reader.read(doc);
     if (this.segments && adapter.lines?.segments) this.advance(adapter.id, lines, this.options.segmentCalls);

@@ -1,6 +1,9 @@
 // Canonical JSON and call fingerprints: one home for "are these two calls (or results) the same?".
 // Canonical = keys sorted at every depth, numbers by value (2, 2.0 and 2e0 are one number), strings exact.
 // Fingerprints are compact strings: long canonical forms are hashed, so cross-call state never keeps documents.
+import type { ToolCall } from './model';
+import type { Anchor, JsonPath } from './parse/doc';
+import { RecentCache } from './recent';
 
 /** True when every object in `v` already has its keys in sorted order (then JSON.stringify is canonical). */
 function keysSorted(v: unknown, depth = 0): boolean {
@@ -89,4 +92,48 @@ export function callFingerprint(name: string, args: unknown, raw?: string): stri
 /** A short, stable hex name for a fingerprint (fixture file names): 12 hex digits of its hash64. */
 export function shortFingerprint(fingerprint: string): string {
   return hash64(fingerprint).slice(0, 12);
+}
+
+// A finding's fingerprint, built on its call's.
+
+function after(path: JsonPath, prefix: JsonPath): JsonPath | undefined {
+  if (path.length < prefix.length) return undefined;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return undefined;
+  return path.slice(prefix.length);
+}
+
+/** Where in its call a finding points, independent of the call's position in the file. */
+function placeInCall(at: Anchor, call: ToolCall): string {
+  const part = at.part === 'key' ? '#key' : '';
+  if (call.argsDoc && at.doc === call.argsDoc) {
+    const rel = after(at.path, call.argsPath ?? []);
+    if (rel) return 'args/' + rel.join('/') + part;
+  }
+  if (at.doc === call.nameAt.doc && after(at.path, call.nameAt.path)?.length === 0) return 'name';
+  if (at.doc === call.argsAt.doc) {
+    const rel = after(at.path, call.argsAt.path);
+    if (rel) return 'args/' + rel.join('/') + part;
+  }
+  return 'other' + part;
+}
+
+// One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once
+// while its findings are emitted (the last few calls are remembered).
+const callPrints = new RecentCache<ToolCall, string>(8);
+
+function printOf(c: ToolCall): string {
+  return callFingerprint(c.name, c.args, c.argumentsRaw);
+}
+
+function callPrint(c: ToolCall): string {
+  return callPrints.get(c, printOf);
+}
+
+/** The fingerprint of a finding, 16 hex digits that survive lines moving: its code, its tool, the call's fingerprint
+ *  and where in the call it points (an argument path, the name, ...), never a line or an offset. Findings with no
+ *  call (parse errors, orphan results) use their message. Baselines and SARIF match findings by it. */
+export function findingFingerprint(p: { code: string; message: string; at?: Anchor; call?: ToolCall }): string {
+  const c = p.call;
+  const key = c && p.at ? [p.code, c.name, callPrint(c), placeInCall(p.at, c)].join('\u0000') : [p.code, p.message].join('\u0000');
+  return hash64(key);
 }

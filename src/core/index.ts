@@ -2,9 +2,9 @@
 export { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, ReadLimit, type BytesResult, type StreamLimits, type StreamedDocument } from './bytes';
 export { checkTextChunked, yieldToLoop, type ChunkOptions } from './chunked';
 export { LineIndependentTrace, lineModel, type LineChange, type LineSource, type PatchStats } from './incremental';
-export { checkGrowing, GrowingTrace, type GrowingState } from './append';
+export { completeLines, GrowingTrace, growingTrace, type Growing } from './append';
 export { checkPlan, IN_PLACE_LIMIT, type CheckHost, type CheckPlan } from './plan';
-export { checkText, lineStandsAlone, TraceChecker, type CheckOptions, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
+export { checkText, lineStandsAlone, TraceChecker, type CheckOptions, type CheckerState, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
 export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
 export { emptyContracts, type ContractSet, type ToolContract } from './contracts/types';
 export type { Profile } from './contracts/compile';
@@ -25,3 +25,5 @@ export { renderTableMarkdown } from './report/table-render';
 export type { ReportSummary, ReportWriter } from './report/writer';
 export { applyBaseline, buildBaseline, parseBaseline, renderBaseline, type Baseline } from './baseline';
 export { isIgnored, type IgnoreRule } from './config';
+export { isPlainObject, type Obj } from './objects';
+export { TRACE_NAME, walkSkips } from './names';

@@ -15,9 +15,7 @@
 // - A JSON-RPC `error` response is an honest failure; so is an OTel `error.type` on a tool span.
 import type { ToolResult, TransportSignals } from './model';
 import { embeddedDoc, type Anchor, type JsonPath } from './parse/doc';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject, type Obj } from './objects';
 
 export interface ResultSignals extends TransportSignals {
   /** A JSON-RPC error response (an honest failure). */
@@ -96,7 +94,7 @@ export function readResultOnce(result: ToolResult, quick: boolean, anchors = fal
   const transport: ResultSignals = { httpStatus: t.httpStatus, exitCode: t.exitCode, isError: t.isError, spanStatus: t.spanStatus, errorType: t.errorType };
   if (t.isError === undefined) {
     const raw = valueAt(result.at);
-    if (isObj(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result')) transport.errorFlagAbsent = true;
+    if (isPlainObject(raw) && (raw.type === 'tool_result' || raw.type === 'custom_tool_result')) transport.errorFlagAbsent = true;
   }
   const r: ResultReading = { body: undefined, transport };
   unwrap(r, result.payload, anchors ? result.payloadAt : undefined, 0, quick);
@@ -156,19 +154,19 @@ function unwrap(r: ResultReading, value: unknown, at: Anchor | undefined, depth:
     let only = -1;
     for (let i = 0; i < value.length; i++) {
       const b = value[i];
-      if (isObj(b) && typeof b.type === 'string' && TEXT_BLOCK.has(b.type) && typeof b.text === 'string') {
+      if (isPlainObject(b) && typeof b.type === 'string' && TEXT_BLOCK.has(b.type) && typeof b.text === 'string') {
         texts++;
         only = i;
       }
     }
     if (texts === 1) unwrap(r, (value[only] as Obj).text, sub(at, only, 'text'), depth + 1, quick, rpc);
     else if (texts > 1) {
-      r.text = value.filter((b) => isObj(b) && typeof b.text === 'string').map((b) => (b as Obj).text).join('\n');
+      r.text = value.filter((b) => isPlainObject(b) && typeof b.text === 'string').map((b) => (b as Obj).text).join('\n');
       r.body = r.text;
     }
     return;
   }
-  if (!isObj(value)) return;
+  if (!isPlainObject(value)) return;
   // JSON-RPC response
   if (value.jsonrpc === '2.0' || ('id' in value && ('result' in value || 'error' in value) && onlyKeys(value, RPC_KEYS))) {
     if (value.error !== undefined && value.error !== null) {
@@ -323,7 +321,7 @@ export function brief(v: unknown, max = 40): string {
 export function isSetError(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === '') return false;
   if (Array.isArray(v)) return v.length > 0;
-  if (isObj(v)) return Object.keys(v).length > 0;
+  if (isPlainObject(v)) return Object.keys(v).length > 0;
   return true;
 }
 
@@ -332,7 +330,7 @@ export function bodyFailure(r: ResultReading): BodyFailure | undefined {
   if (r.transport.inputRequired) return undefined; // a request for input, not an outcome
   if (r.bodyError !== undefined) return { said: r.bodyError };
   const b = r.body;
-  if (isObj(b)) {
+  if (isPlainObject(b)) {
     if (b.ok === false) return { said: 'ok: false' };
     if (b.success === false) return { said: 'success: false' };
     if (typeof b.status === 'string' && FAILED_STATUS.test(b.status)) return { said: `status: ${brief(b.status)}` };
@@ -345,10 +343,4 @@ export function bodyFailure(r: ResultReading): BodyFailure | undefined {
     if (m) return { said: brief(text.trimStart().split('\n', 1)[0], 48), heuristic: true };
   }
   return undefined;
-}
-
-/** Did the call this result answers fail, by any signal (transport or body)? A failed call changed nothing. */
-export function resultFailed(result: ToolResult, okExitCodes: number[] = [0]): boolean {
-  const r = readResult(result);
-  return transportVerdict(r, okExitCodes).kind === 'failure' || bodyFailure(r) !== undefined;
 }

@@ -38,7 +38,9 @@ export interface Cut {
 
 /**
  * Where the session can be cut now: before the calls of its latest turn, when every call before them is answered
- * by a result before them (by id or index), so no later line can change what the checks saw. `min`: how many
+ * by a result before them (by id or index), so no later line can change what the checks saw. A call still
+ * unanswered when two later turns have begun is given up on (the session went on without it): it waits in
+ * orphan-call's state, and a result that would come for it after all is only known by its id. `min`: how many
  * settled calls make a segment worth checking. Turns only grow in the builder, so "before the latest turn" is a
  * prefix of the calls, of the results and of the texts alike.
  */
@@ -56,12 +58,13 @@ export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS): C
   let t = run.texts;
   while (t < texts.length && texts[t].turn < latest) t++;
   const forced = calls.length - run.calls >= FORCE_CALLS;
-  if (!forced && !answered(calls, run.calls, c, results, run.results, r)) return undefined;
-  return { calls: c, results: r, texts: t, forced: forced && !answered(calls, run.calls, c, results, run.results, r) };
+  const settled = answered(calls, run.calls, c, results, run.results, r, latest - 1);
+  if (!forced && !settled) return undefined;
+  return { calls: c, results: r, texts: t, forced: !settled };
 }
 
-/** Every call in [c0, c1) is answered by a result in [r0, r1), by id or by index. */
-function answered(calls: readonly ToolCall[], c0: number, c1: number, results: readonly ToolResult[], r0: number, r1: number): boolean {
+/** Every call in [c0, c1) of turn `recent` or later is answered by a result in [r0, r1), by id or by index. */
+function answered(calls: readonly ToolCall[], c0: number, c1: number, results: readonly ToolResult[], r0: number, r1: number, recent: number): boolean {
   const ids = new Set<string>();
   const indexes = new Set<number>();
   for (let k = r0; k < r1; k++) {
@@ -71,7 +74,7 @@ function answered(calls: readonly ToolCall[], c0: number, c1: number, results: r
   }
   for (let k = c0; k < c1; k++) {
     const call = calls[k];
-    if (!(call.id !== undefined && call.id !== '' && ids.has(call.id)) && !indexes.has(call.index)) return false;
+    if (call.turn >= recent && !(call.id !== undefined && call.id !== '' && ids.has(call.id)) && !indexes.has(call.index)) return false;
   }
   return true;
 }

@@ -5,7 +5,8 @@
 // answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
-import type { CheckOptions, ContractFile, FileResult, GrowingState, Profile } from '../core';
+import type { CheckOptions, ContractFile, FileResult, Growing, Profile } from '../core';
+import { completeLines } from '../core';
 import type { CallMark } from './callMarks';
 import type { DecisionTable, TableOptions } from '../core/report/decision-table';
 
@@ -16,7 +17,8 @@ export interface CheckJob {
   contracts: ContractSources;
   /** Build the decision table too, with these options (the contracts are the job's). */
   table?: Omit<TableOptions, 'contracts'>;
-  /** Keep the state to follow a line-shaped text as it grows (sent back as `growing`). */
+  /** Follow the text as it grows: when it is read line by line and its lines are not each a unit of their own, the
+   *  thread stays after its reply, keeps a growing trace of the text (core/append) and checks appended lines. */
   grow?: boolean;
 }
 
@@ -26,7 +28,7 @@ export interface ContractSources {
 }
 
 export type CheckReply =
-  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; table?: DecisionTable; millis: number; growing?: GrowingState }
+  | { ok: true; result: FileResult; /** JSONL whose every line is read on its own (the line table needs no second pass) */ independent: boolean; marks: CallMark[]; table?: DecisionTable; millis: number; /** the thread stays, following the text (see CheckJob.grow) */ growing?: boolean }
   | { ok: false; error: string };
 
 export interface BackgroundResult {
@@ -38,8 +40,58 @@ export interface BackgroundResult {
   table?: DecisionTable;
   /** Milliseconds the worker spent checking (without starting up and the copies). */
   millis: number;
-  /** When the job asked (`grow`) and the text is read line by line: the state appended lines are checked from. */
-  growing?: GrowingState;
+  /** When the job asked (`grow`) and the thread stayed: appended lines are checked there, from its state. */
+  growing?: Growing;
+}
+
+/** What the host sends a thread that stayed to follow a growing text, and what it answers. */
+export interface AppendMessage {
+  append: string;
+  tail: string;
+}
+export type AppendReply = { ok: true; result: FileResult } | { ok: false; error: string };
+
+/** A growing trace followed on the thread that checked it: the text's state stays there, the host sends what was
+ *  appended and gets the file's result back (in order). Disposing ends the thread. */
+class ThreadGrowing implements Growing {
+  private readonly waiting: { resolve: (r: FileResult) => void; reject: (e: Error) => void }[] = [];
+  private ended?: Error;
+
+  constructor(
+    private readonly worker: WorkerLike,
+    public consumed: number,
+    private readonly onEnd: () => void,
+  ) {
+    worker.on('message', (m) => {
+      const reply = m as AppendReply;
+      const next = this.waiting.shift();
+      if (!next) return;
+      if (reply.ok) next.resolve(reply.result);
+      else next.reject(new Error(reply.error));
+    });
+    worker.once('exit', () => this.end(new Error('the thread following the trace stopped')));
+    worker.once('error', (err) => this.end(new Error(`the thread following the trace failed: ${err.message}`)));
+  }
+
+  append(lines: string, tail = ''): Promise<FileResult> {
+    if (this.ended) return Promise.reject(this.ended);
+    this.consumed += lines.length;
+    const message: AppendMessage = { append: lines, tail };
+    this.worker.postMessage(message);
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  dispose(): void {
+    this.end(new Error('the growing trace was let go'));
+  }
+
+  private end(why: Error): void {
+    if (this.ended) return;
+    this.ended = why;
+    for (const w of this.waiting.splice(0)) w.reject(why);
+    void this.worker.terminate();
+    this.onEnd();
+  }
 }
 
 export interface WorkerLike {
@@ -95,17 +147,25 @@ export class BackgroundChecks {
     this.running.add(worker);
     return new Promise<BackgroundResult>((resolve, reject) => {
       let settled = false;
-      const finish = (f: () => void) => {
+      const finish = (f: () => void, stay = false) => {
         if (settled) return;
         settled = true;
         signal?.removeEventListener('abort', onAbort);
-        this.running.delete(worker);
-        void worker.terminate();
+        if (!stay) {
+          this.running.delete(worker);
+          void worker.terminate();
+        }
         f();
       };
       const onAbort = () => finish(() => reject(abortError()));
       signal?.addEventListener('abort', onAbort);
-      worker.once('message', (reply) => finish(() => (reply.ok ? resolve(reply) : reject(new Error(reply.error)))));
+      worker.once('message', (reply) => {
+        if (!reply.ok) return finish(() => reject(new Error(reply.error)));
+        // a thread that stays follows the text as it grows, until the growing trace is let go
+        if (!reply.growing) return finish(() => resolve({ ...reply, growing: undefined }));
+        const growing = new ThreadGrowing(worker, completeLines(job.text), () => this.running.delete(worker));
+        finish(() => resolve({ ...reply, growing }), true);
+      });
       worker.once('error', (err) => finish(() => reject(new Error(`the background check failed: ${err.message}`))));
       worker.once('exit', (code) => finish(() => reject(new Error(`the background check stopped (exit code ${code})`))));
       // posted once the thread runs: copying the text then is a host task of its own, not part of the spawn's

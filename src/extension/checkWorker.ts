@@ -1,8 +1,9 @@
 // The body of a background check thread (see background.ts): one job in, one reply out, then the thread is
-// ended by the host. No `vscode` import, and nothing here can throw past the reply.
+// ended by the host — or, for a trace that grows (CheckJob.grow), it stays and checks what is appended, from a
+// growing trace of the text built after the reply. No `vscode` import, and nothing here can throw past a reply.
 import { parentPort } from 'node:worker_threads';
-import { checkTextChunked, lineStandsAlone, loadContracts, type CheckedSession, type GrowingState, type GrowingTrace } from '../core';
-import type { CheckJob, CheckReply } from './background';
+import { checkTextChunked, growingTrace, lineStandsAlone, loadContracts, type CheckedSession } from '../core';
+import type { AppendMessage, AppendReply, CheckJob, CheckReply } from './background';
 import { CallMarks } from './callMarks';
 import { buildDecisionTable } from '../core/report/decision-table';
 
@@ -15,17 +16,32 @@ parentPort?.once('message', (job: CheckJob) => {
   // learnt on the way (its yields cost nothing here, and keep the thread answering terminate at once)
   // the decision table needs the model, which stays on this thread: the table is built here and sent instead
   const options = { ...job.options, contracts, keepModel: job.table !== undefined, onSession: (checked: CheckedSession, index: number) => marks.add(checked, index) };
-  // a line-shaped text asked to grow comes back with the state its appended lines are checked from
-  let growing: GrowingState | undefined;
-  const onGrowing = job.grow ? (trace: GrowingTrace) => (growing = trace.save()) : undefined;
-  checkTextChunked(job.text, options, { sliceMs: 50, onLine: (text) => (independent &&= lineStandsAlone(text)), onGrowing })
+  checkTextChunked(job.text, options, { sliceMs: 50, onLine: (text) => (independent &&= lineStandsAlone(text)) })
     .then(({ model, ...result }) => {
       const table = job.table && model ? buildDecisionTable({ ...result, model }, { ...job.table, contracts }) : undefined;
+      // lines that are each a unit of their own are patched by the host's line table; the others grow here
+      const growing = job.grow === true && !independent && result.format !== undefined;
       reply({ ok: true, result, independent, marks: marks.marks, table, millis: Date.now() - started, growing });
+      if (growing) follow(job, { ...job.options, contracts });
     })
     .catch((e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }));
 });
 
-function reply(message: CheckReply): void {
+function reply(message: CheckReply | AppendReply): void {
   parentPort?.postMessage(message);
+}
+
+/** Stay, and check what the host says was appended (in order: the messages wait for the growing trace). */
+function follow(job: CheckJob, options: Parameters<typeof growingTrace>[1]): void {
+  const ready = growingTrace(job.text, options, { sliceMs: 50 });
+  parentPort?.on('message', (m: AppendMessage) => {
+    void ready.then((trace) => {
+      if (!trace) return reply({ ok: false, error: 'the text is not read line by line' });
+      try {
+        reply({ ok: true, result: trace.append(m.append, m.tail) });
+      } catch (e) {
+        reply({ ok: false, error: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  });
 }

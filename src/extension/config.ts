@@ -1,11 +1,10 @@
 // contract-guard.config.json in the editor: read at the root of the first workspace folder (through
 // vscode.workspace.fs, so virtual workspaces work), kept current by a watcher, and layered under the editor's
-// settings: a setting the user set (user, workspace or folder level) wins; otherwise the config file's value
-// replaces the default. The baseline it names is read too: baselined findings are shown as hints.
+// settings by readSettings (settings.ts): a setting the user set (user, workspace or folder level) wins; otherwise
+// the config file's value replaces the default. The baseline it names is read too: baselined findings are hints.
 import * as vscode from 'vscode';
 import { parseBaseline, type Baseline } from '../core/baseline';
 import { CONFIG_FILE, parseConfig, type ContractGuardConfig } from '../core/config';
-import type { Settings } from './settings';
 
 interface Loaded {
   config: ContractGuardConfig;
@@ -56,21 +55,9 @@ async function load(): Promise<Loaded> {
   return (current = loaded);
 }
 
-/** The config file's values under the editor settings the user set (pass what readSettings read). */
-export function withWorkspaceConfig(settings: Settings): Settings {
-  const c = current.config;
-  const set = (key: string) => {
-    const i = vscode.workspace.getConfiguration('contractGuard').inspect(key);
-    return i !== undefined && (i.globalValue !== undefined || i.workspaceValue !== undefined || i.workspaceFolderValue !== undefined);
-  };
-  const out = { ...settings };
-  if (c.contracts && !set('contracts')) out.contracts = c.contracts.map((g) => (g.includes('/') ? g : `**/${g}`));
-  if (c.traces && !set('traces')) out.traces = c.traces.map((g) => (g.includes('/') ? g : `**/${g}`));
-  if (c.profile && !set('profile')) out.profile = c.profile;
-  if (c.severity) out.severity = { ...c.severity, ...(set('severity') ? settings.severity : {}) };
-  if (c.volatileTools && !set('volatileTools')) out.volatileTools = c.volatileTools;
-  if (c.fixturesFolder && !set('fixturesFolder')) out.fixturesFolder = c.fixturesFolder;
-  return out;
+/** The config file's values as read (undefined keys: the file does not set them). */
+export function configFile(): ContractGuardConfig {
+  return current.config;
 }
 
 /** The fingerprints the workspace baseline accepts for the trace at `uri` (the editor shows those as hints). */

@@ -1,6 +1,6 @@
 // The part of a tool's contract a hover shows: the schema of the argument a finding points at (or the whole
 // arguments schema), and where the contract came from: a workspace file, or a definition embedded in the trace.
-import { spanOf, type ContractSet, type FileResult, type Session, type Span, type ToolCall } from '../core';
+import { isPlainObject, spanOf, type ContractSet, type FileResult, type Session, type Span, type ToolCall } from '../core';
 
 export interface ContractInfo {
   tool: string;
@@ -29,7 +29,7 @@ function argumentPath(call: ToolCall, offset: number): string[] {
   let value = call.args;
   if (!call.argsDoc || !call.argsPath) return out;
   const path = [...call.argsPath];
-  while (isObj(value)) {
+  while (isPlainObject(value)) {
     let next: unknown;
     let found = false;
     for (const key of Object.keys(value)) {
@@ -58,14 +58,11 @@ export function onCallName(result: FileResult, offset: number): boolean {
   return (result.model ?? []).some(({ session }) => session.calls.some((c) => within(spanOf(c.nameAt), offset)));
 }
 
-type Schema = Record<string, unknown>;
-const isObj = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function subSchema(schema: unknown, path: string[]): { schema: unknown; depth: number } {
   let s = schema;
   let depth = 0;
   for (const key of path) {
-    const props = isObj(s) && isObj(s.properties) ? s.properties : undefined;
+    const props = isPlainObject(s) && isPlainObject(s.properties) ? s.properties : undefined;
     if (!props || !(key in props)) break;
     s = props[key];
     depth++;

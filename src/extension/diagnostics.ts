@@ -5,7 +5,6 @@
 // no reader read but that looks like a trace is remembered as unread, for the status items to say so.
 import * as vscode from 'vscode';
 import {
-  checkGrowing,
   checkPlan,
   checkText,
   checkTextChunked,
@@ -13,13 +12,14 @@ import {
   LineIndependentTrace,
   lineStandsAlone,
   readsAsLines,
+  growingTrace,
   yieldToLoop,
-  GrowingTrace,
   type CheckHost,
   type CheckOptions,
   type ContractSet,
   type FileResult,
   type Finding,
+  type Growing,
   type PatchStats,
 } from '../core';
 import type { ContractStore } from './contracts';
@@ -57,8 +57,7 @@ export function checkOptions(uri: vscode.Uri, contracts: ContractSet): CheckOpti
   };
 }
 
-/** How the extension checks a whole file outside the live check (which goes through the core's checkGrowing: the
- *  same check, keeping the state appended lines are checked from). */
+/** The one place the extension calls the core's checker on a whole file. */
 export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
   return checkText(text, { ...checkOptions(uri, contracts), keepModel: keepModel && text.length <= MODEL_LIMIT });
 }
@@ -78,8 +77,9 @@ export interface TraceState {
   lines?: LineIndependentTrace;
   /** Set when only lines appended at the end were checked, from the saved state: how many. */
   appended?: { lines: number };
-  /** For a trace read line by line: the state after its last complete line, which appended lines are checked from. */
-  growing?: GrowingTrace;
+  /** For a trace read line by line: its growing trace (here, or on the worker thread that checked it), fed up to its
+   *  last complete line, which appended lines are checked from. */
+  growing?: Growing;
   /** The document version `growing` is in step with (every change since left the text it was fed as it was). */
   growingVersion?: number;
   /** The last characters `growing` was fed: a change that starts among them and writes them again is an append. */
@@ -198,7 +198,10 @@ export class TraceDiagnostics implements vscode.Disposable {
       };
       const appended = state.growingVersion === e.document.version - 1 && e.contentChanges.every(keeps);
       if (appended) state.growingVersion = e.document.version;
-      else state.growing = undefined;
+      else {
+        growing.dispose?.();
+        state.growing = undefined;
+      }
     }
     const table = state.lines;
     if (!table) return;
@@ -284,10 +287,10 @@ export class TraceDiagnostics implements vscode.Disposable {
         void this.checkInSlices(doc, text, options, optionsKey, contracts);
         return;
       }
-      // in place, through a growing trace when read line by line (what is appended later is checked from it)
-      const { result, trace } = checkGrowing(text, { ...options, keepModel: text.length <= MODEL_LIMIT });
-      this.publish(doc, { result, millis: Date.now() - started, ...this.grown(trace, doc, text, optionsKey, contracts) });
+      const result = runCheck(text, doc.uri, contracts, true);
+      this.publish(doc, { result, millis: Date.now() - started });
       this.buildLineTable(doc, text, result, options, optionsKey, contracts);
+      this.buildGrowing(doc, text, result, options, optionsKey, contracts);
     } catch (e) {
       console.error(`[Contract Guard] checking ${doc.uri.toString()} failed`, e);
       this.clear(doc.uri);
@@ -296,30 +299,51 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   /**
    * Lines appended at the end of a trace, checked from the state saved after the lines before (an agent writing the
-   * file on disk); the lines before are not read again. False when that failed (then it is checked whole).
+   * file on disk); the lines before are not read again. On the worker thread that checked the trace when it has
+   * one. False when that cannot be done here (then it is checked whole).
    */
-  private checkAppended(doc: vscode.TextDocument, previous: TraceState, trace: GrowingTrace, started: number): boolean {
-    try {
-      const end = doc.lineAt(doc.lineCount - 1).range.end;
-      const tail = doc.getText(new vscode.Range(doc.positionAt(trace.consumed), end));
-      const cut = tail.lastIndexOf('\n') + 1;
-      let lines = 0;
-      for (let i = tail.indexOf('\n'); i !== -1; i = tail.indexOf('\n', i + 1)) lines++;
-      trace.addLines(tail.slice(0, cut));
-      const result = trace.result(tail.slice(cut));
-      const { lines: table, key, contracts } = previous;
-      const growingGuard = guardOf((previous.growingGuard ?? '') + tail.slice(0, cut));
-      this.publish(doc, { result, millis: Date.now() - started, appended: { lines }, lines: table, key, contracts, growing: trace, growingVersion: doc.version, growingGuard });
-      return true;
-    } catch (e) {
+  private checkAppended(doc: vscode.TextDocument, previous: TraceState, growing: Growing, started: number): boolean {
+    const end = doc.lineAt(doc.lineCount - 1).range.end;
+    const tail = doc.getText(new vscode.Range(doc.positionAt(growing.consumed), end));
+    const cut = tail.lastIndexOf('\n') + 1;
+    let lines = 0;
+    for (let i = tail.indexOf('\n'); i !== -1; i = tail.indexOf('\n', i + 1)) lines++;
+    const { lines: table, key, contracts, marks } = previous;
+    const growingGuard = guardOf((previous.growingGuard ?? '') + tail.slice(0, cut));
+    const publish = (result: CheckResult) =>
+      this.publish(doc, { result, millis: Date.now() - started, appended: { lines }, marks, lines: table, key, contracts, growing, growingVersion: doc.version, growingGuard });
+    const failed = (e: unknown) => {
       console.error(`[Contract Guard] checking what was appended to ${doc.uri.toString()} failed; checking it whole`, e);
-      previous.growing = undefined;
+      growing.dispose?.();
+      const state = this.states.get(doc.uri.toString());
+      if (state?.growing === growing) state.growing = undefined;
+    };
+    let out: CheckResult | Promise<CheckResult>;
+    try {
+      out = growing.append(tail.slice(0, cut), tail.slice(cut));
+    } catch (e) {
+      failed(e);
       return false;
     }
+    if (!(out instanceof Promise)) {
+      publish(out);
+      return true;
+    }
+    const { stale, done } = this.startRun(doc);
+    out.then(
+      (result) => {
+        if (!stale()) publish(result);
+      },
+      (e: unknown) => {
+        failed(e);
+        if (!stale()) this.checkNow(doc);
+      },
+    ).finally(done);
+    return true;
   }
 
   /** The state fields of a growing trace just made by a whole check of the document as it is now. */
-  private grown(trace: GrowingTrace | undefined, doc: vscode.TextDocument, text: string, key: string, contracts: ContractSet): Partial<TraceState> {
+  private grown(trace: Growing | undefined, doc: vscode.TextDocument, text: string, key: string, contracts: ContractSet): Partial<TraceState> {
     return trace ? { growing: trace, growingVersion: doc.version, growingGuard: guardOf(text.slice(0, trace.consumed)), key, contracts } : {};
   }
 
@@ -364,9 +388,11 @@ export class TraceDiagnostics implements vscode.Disposable {
         await yieldToLoop();
         if (controller.signal.aborted) return;
         const { result, independent, marks, growing } = await this.backgroundCheck(text, options, controller.signal, undefined, true)!;
-        if (stale()) return;
-        const trace = growing && new GrowingTrace(options, growing);
-        this.publish(doc, { result, millis: Date.now() - started, marks, ...this.grown(trace, doc, text, optionsKey, contracts) });
+        if (stale()) {
+          growing?.dispose?.();
+          return;
+        }
+        this.publish(doc, { result, millis: Date.now() - started, marks, ...this.grown(growing, doc, text, optionsKey, contracts) });
         if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
       } catch (e) {
         if (e instanceof Error && e.name === 'AbortError') return;
@@ -417,11 +443,10 @@ export class TraceDiagnostics implements vscode.Disposable {
     try {
       // whether every line is read on its own (then the line table needs no second pass)
       let independent = true;
-      let trace: GrowingTrace | undefined;
-      const onGrowing = (t: GrowingTrace) => (trace = t);
-      const result = await checkTextChunked(text, options, { sliceMs: SLICE_MS, signal: controller.signal, onLine: (line) => (independent &&= lineStandsAlone(line)), onGrowing });
+      const result = await checkTextChunked(text, options, { sliceMs: SLICE_MS, signal: controller.signal, onLine: (line) => (independent &&= lineStandsAlone(line)) });
       if (stale()) return;
-      this.publish(doc, { result, millis: Date.now() - started, ...this.grown(trace, doc, text, optionsKey, contracts) });
+      this.publish(doc, { result, millis: Date.now() - started });
+      if (!independent) this.buildGrowing(doc, text, result, options, optionsKey, contracts);
       if (independent) this.buildLineTable(doc, text, result, options, optionsKey, contracts, true);
     } catch (e) {
       if (e instanceof Error && e.name === 'AbortError') return;
@@ -480,8 +505,31 @@ export class TraceDiagnostics implements vscode.Disposable {
     }, 0);
   }
 
+  /** After a whole check in this thread of a trace read line by line: its growing trace, built in slices after the
+   *  diagnostics are out, so that lines appended later are checked from it. */
+  private buildGrowing(doc: vscode.TextDocument, text: string, result: CheckResult, options: CheckOptions, optionsKey: string, contracts: ContractSet): void {
+    if (result.format === undefined || !readsAsLines(text, options.fileName)) return;
+    const key = doc.uri.toString();
+    const version = doc.version;
+    const stale = () => doc.isClosed || doc.version !== version || this.states.get(key)?.result !== result;
+    setTimeout(async () => {
+      if (stale()) return;
+      this.running++;
+      try {
+        const trace = await growingTrace(text, options, { sliceMs: SLICE_MS });
+        const state = this.states.get(key);
+        if (trace && state && !stale()) Object.assign(state, this.grown(trace, doc, text, optionsKey, contracts));
+      } finally {
+        this.running--;
+      }
+    }, 0);
+  }
+
   private publish(doc: vscode.TextDocument, state: Omit<TraceState, 'version' | 'counts'>): void {
     const { result } = state;
+    // a growing trace replaced by another (or by none) is let go: one on a worker thread ends that thread
+    const before = this.states.get(doc.uri.toString())?.growing;
+    if (before && before !== state.growing) before.dispose?.();
     if (result.format === undefined) {
       this.clear(doc.uri);
       this.noteUnread(doc, result);
@@ -507,6 +555,7 @@ export class TraceDiagnostics implements vscode.Disposable {
 
   private clear(uri: vscode.Uri): void {
     const key = uri.toString();
+    this.states.get(key)?.growing?.dispose?.();
     const had = [this.states.delete(key), this.unread.delete(key), this.collection.has(uri)].includes(true);
     this.collection.delete(uri);
     if (had) this.changed.fire(uri);

@@ -3,6 +3,7 @@
 // plain-text document (`.txt`, `.log`, `.chunks`, `.af`, no extension) goes only when its first bytes start like
 // JSON, JSONL or a recorded SSE stream. Whether it is JSONL or one document is then the core's call (textShape).
 import { parse } from 'jsonc-parser';
+import { isPlainObject } from '../core';
 import { textShape } from '../core/parse/reader';
 
 /** Languages whose documents are always given to the core (it decides whether they are traces). */
@@ -83,16 +84,12 @@ export function traceSign(value: unknown, budget = 4000): string | undefined {
     for (const [k, child] of Object.entries(o)) {
       if (TOOL_KEYS.has(k)) return k;
       if (k === 'type' && typeof child === 'string' && TOOL_TYPES.test(child)) return `type: ${child}`;
-      if (CONTAINER_KEYS.has(k) && Array.isArray(child) && child.length > 0 && isObject(child[0])) return k;
+      if (CONTAINER_KEYS.has(k) && Array.isArray(child) && child.length > 0 && isPlainObject(child[0])) return k;
       queue.push({ v: child, depth: depth + 1 });
     }
     if (typeof o.role === 'string' && ('content' in o || 'parts' in o)) return 'role';
   }
   return undefined;
-}
-
-function isObject(v: unknown): boolean {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The extension's settings, read in one place. Every key is declared in package.json `contributes.configuration`.
 import * as vscode from 'vscode';
-import { withWorkspaceConfig } from './config';
+import { configFile } from './config';
 
 export type SeveritySetting = 'error' | 'warning' | 'info' | 'hint' | 'off';
 export type Profile = 'strict' | 'json-schema';
@@ -47,7 +47,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
   }
   const profile = c.get<string>('profile');
   const readAs = c.get<unknown>('readAs');
-  // contract-guard.config.json fills in what the user did not set (src/extension/config.ts).
+  // contract-guard.config.json (read by src/extension/config.ts) fills in what the user did not set.
   return withWorkspaceConfig({
     enable: c.get<boolean>('enable') !== false,
     contracts: strings('contracts'),
@@ -59,6 +59,23 @@ export function readSettings(scope?: vscode.ConfigurationScope): Settings {
     volatileTools: strings('volatileTools'),
     readAs: typeof readAs === 'string' ? readAs.trim() : '',
   });
+}
+
+/** The config file's values under the editor settings the user set (pass what readSettings read). */
+function withWorkspaceConfig(settings: Settings): Settings {
+  const c = configFile();
+  const set = (key: string) => {
+    const i = vscode.workspace.getConfiguration('contractGuard').inspect(key);
+    return i !== undefined && (i.globalValue !== undefined || i.workspaceValue !== undefined || i.workspaceFolderValue !== undefined);
+  };
+  const out = { ...settings };
+  if (c.contracts && !set('contracts')) out.contracts = c.contracts.map((g) => (g.includes('/') ? g : `**/${g}`));
+  if (c.traces && !set('traces')) out.traces = c.traces.map((g) => (g.includes('/') ? g : `**/${g}`));
+  if (c.profile && !set('profile')) out.profile = c.profile;
+  if (c.severity) out.severity = { ...c.severity, ...(set('severity') ? settings.severity : {}) };
+  if (c.volatileTools && !set('volatileTools')) out.volatileTools = c.volatileTools;
+  if (c.fixturesFolder && !set('fixturesFolder')) out.fixturesFolder = c.fixturesFolder;
+  return out;
 }
 
 /** The setting, and the booleans it once was (true: a lens on every call). */

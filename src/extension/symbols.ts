@@ -63,8 +63,18 @@ export class TraceSymbols implements vscode.DocumentSymbolProvider, vscode.Works
   ) {}
 
   async provideDocumentSymbols(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentSymbol[]> {
+    const t0 = Date.now();
     const state = await currentState(this.live, doc, token, this.ready);
+    console.log(`[nav-debug] currentState ${Date.now() - t0} ms`);
     if (!state || state.result.format === undefined || token.isCancellationRequested) return [];
+    const t1 = Date.now();
+    const v = verdictsByCall(state.result.findings, this.severity());
+    const mk = marksOf(state.result, state.marks);
+    console.log(`[nav-debug] verdicts+marks ${Date.now() - t1} ms (${mk.length} marks, ${state.result.findings.length} findings)`);
+    const t2 = Date.now();
+    const out = await outline(doc, state.result, mk, v, token);
+    console.log(`[nav-debug] outline ${Date.now() - t2} ms`);
+    return out;
     return outline(doc, state.result, marksOf(state.result, state.marks), verdictsByCall(state.result.findings, this.severity()), token);
   }
 
@@ -114,7 +124,7 @@ export class CallSymbol extends vscode.SymbolInformation {
   /** The container says where in the trace (VS Code adds the file's path itself). */
   constructor(m: CallMark, uri: vscode.Uri, sessions: number, verdict: CallVerdict | undefined, open: vscode.TextDocument | undefined) {
     const range = open ? new vscode.Range(open.positionAt(m.offset), open.positionAt(m.end)) : new vscode.Range(0, 0, 0, 0);
-    super(m.tool || '(no name)', vscode.SymbolKind.Function, `${verdict ? `${marker(verdict)} ${verdict.codes.join(', ')} · ` : ''}${sessions > 1 ? `session ${m.sessionId ?? m.session + 1} · ` : ''}turn ${m.turn}`, new vscode.Location(uri, range));
+    super(m.tool || '(no name)', vscode.SymbolKind.Function, `${verdict ? `${marker(verdict)} ${verdict.codes.join(', ')} · ` : ''}${sessions > 1 ? `session ${m.sessionId ?? m.session + 1} · ` : ''}turn ${m.turn}${m.summary ? ` · ${m.summary}` : ''}`, new vscode.Location(uri, range));
     this.offset = m.offset;
     this.end = m.end;
     this.resolved = open !== undefined;
@@ -135,9 +145,12 @@ export async function outline(
   const grow = (s: vscode.DocumentSymbol, r: vscode.Range) => {
     if (r.end.isAfter(s.range.end)) s.range = new vscode.Range(s.range.start, r.end);
   };
+  let sliceAt = Date.now();
   for (let i = 0; i < marks.length; i++) {
     if (i && i % SLICE === 0) {
+      console.log(`[nav-debug] slice ${Date.now() - sliceAt} ms`);
       await yieldToLoop();
+      sliceAt = Date.now();
       if (token?.isCancellationRequested) return [];
     }
     const m = marks[i];

@@ -1,10 +1,16 @@
 // "Contract Guard: Check Workspace Contracts": every trace the trace globs find (honouring files.exclude and
 // search.exclude) is read through vscode.workspace.fs — open documents by their current text — checked, and its
-// diagnostics published, with a cancellable progress notification and a summary at the end.
+// diagnostics published, with a cancellable progress notification and a summary at the end. On the desktop the
+// files are checked on the CLI's pool of threads (src/cli/pool.ts: one per core, contracts compiled once per
+// thread), several at once, and published in order; in the web host, and for a file under other settings than
+// the pool's, each goes where the core's checkPlan puts it.
 import * as vscode from 'vscode';
+import type { ContractSet } from '../core';
+import { defaultJobs, WorkerPool } from '../cli/pool';
+import type { ThreadAnswer, ThreadJob, ThreadSettings } from '../cli/threads';
 import type { ContractStore } from './contracts';
 import { toDiagnostics, type SeverityMap } from './convert';
-import { countFindings, type CheckResult, type TraceDiagnostics } from './diagnostics';
+import { checkOptions, countFindings, type CheckResult, type TraceDiagnostics } from './diagnostics';
 import { decode, LineIndex } from './lines';
 import { evalViewUri, isEvalFile, readEval } from './evalView';
 import { excludeGlob, globOf, readSettings } from './settings';
@@ -74,7 +80,27 @@ export async function checkWorkspace(
       // each file checked where the core's checkPlan puts it (a worker thread is ended when the command is cancelled)
       const cancel = new AbortController();
       token.onCancellationRequested(() => cancel.abort());
-      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => live.checkWhole(text, uri, contracts.contracts!, cancel.signal);
+      const set = contracts.contracts!;
+      const pool = uris.length > 1 ? threadPool(live, contracts, set) : undefined;
+      token.onCancellationRequested(() => void pool?.close());
+      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => {
+        const { contracts: _compiled, ...options } = checkOptions(uri, set);
+        if (!pool || options.profile !== pool.profile) return live.checkWhole(text, uri, set, cancel.signal);
+        return pool.pool.run({ kind: 'text', text, options }).then((a) => {
+          if (a.kind === 'text') return a.result;
+          throw new Error(a.kind === undefined ? a.error : 'unexpected reply');
+        }, () => Promise.reject(Object.assign(new Error('the check was cancelled'), { name: token.isCancellationRequested ? 'AbortError' : 'Error' })));
+      };
+      // checks run ahead as their texts arrive (as many at once as the pool has threads); results are taken in order
+      const checks = new Map<number, Promise<CheckResult | undefined>>();
+      const checkAhead = (j: number) => {
+        if (j >= uris.length || checks.has(j)) return;
+        read(j);
+        const target = isEvalFile(uris[j]) ? evalViewUri(uris[j]) : uris[j];
+        const p = reads.get(j)!.then((text) => (text === undefined ? undefined : checkOne(text, target)));
+        p.catch(() => undefined); // taken (and its failure handled) in order below
+        checks.set(j, p);
+      };
       let lastYield = Date.now();
       let reported = 0;
       let lastReport = 0;
@@ -84,8 +110,11 @@ export async function checkWorkspace(
           break;
         }
         for (let j = i; j < i + READ_AHEAD; j++) read(j);
+        for (let j = i; j < i + (pool ? 2 * pool.pool.size : 1); j++) checkAhead(j);
         const text = await reads.get(i);
+        const checked = checks.get(i)!;
         reads.delete(i);
+        checks.delete(i);
         if (Date.now() - lastReport > 100 || i === uris.length - 1) {
           progress.report({ message: `${i + 1}/${uris.length} ${vscode.workspace.asRelativePath(uri)}`, increment: step * (i + 1) - reported });
           reported = step * (i + 1);
@@ -102,7 +131,7 @@ export async function checkWorkspace(
         const doc = open.get(target.toString());
         let result: CheckResult;
         try {
-          result = await checkOne(text, target);
+          result = (await checked)!;
         } catch (e) {
           if (e instanceof Error && e.name === 'AbortError') {
             summary.cancelled = true;
@@ -136,6 +165,7 @@ export async function checkWorkspace(
           }
         }
       }
+      await pool?.close();
     },
   );
 
@@ -156,4 +186,17 @@ async function offerNext(summary: WorkspaceSummary): Promise<void> {
     const pos = new vscode.Position(summary.first.line, summary.first.character);
     await vscode.window.showTextDocument(vscode.Uri.parse(summary.first.uri), { selection: new vscode.Range(pos, pos) });
   }
+}
+
+/** The CLI's thread pool for this run's contracts, or undefined where threads cannot run (the web host). */
+function threadPool(live: TraceDiagnostics, store: ContractStore, set: ContractSet): { pool: WorkerPool<ThreadJob, ThreadAnswer>; profile: string; close(): Promise<void> } | undefined {
+  const sources = store.sourcesOf(set);
+  if (process.env.CONTRACT_GUARD_TARGET === 'web' || !live.background.available || !sources || typeof __dirname !== 'string') return undefined;
+  const profile = sources.profile ?? 'strict';
+  const settings: ThreadSettings = { options: {}, contracts: { files: sources.files, profile }, entry: { unknownSeverity: 'off' } };
+  const size = Math.max(1, Math.min(8, defaultJobs()));
+  // the same heap cap as a background check: a runaway file fails alone, the others are still checked
+  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(`${__dirname}/cliWorker.js`, size, settings, 2048);
+  let closed: Promise<void> | undefined;
+  return { pool, profile, close: () => (closed ??= pool.close()) };
 }

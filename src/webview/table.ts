@@ -17,7 +17,7 @@ const vscode = acquireVsCodeApi();
 const ROW = 26; // px, every line of the list (turn headers and calls)
 const ICONS = { pass: '✓', fail: '✗', na: '–', none: '○', pending: '…' } as const;
 /** The gates' short titles, for the narrow layout (the full title and question are the header's tooltip). */
-const SHORT: Record<string, string> = { envelope: 'Env', keys: 'Keys', args: 'Args', bytes: 'Bytes', replay: 'Replay' };
+const SHORT: Record<string, string> = { envelope: 'Env', keys: 'Keys', args: 'Args', bytes: 'Bytes', replay: 'Rep.' };
 /** The tool column is as wide as the longest tool name, up to this. */
 const MAX_TOOL_PX = 220;
 const OVERSCAN = 10;
@@ -25,6 +25,7 @@ const OVERSCAN = 10;
 let meta: TableMeta | undefined;
 let items: Item[] = [];
 let view: Item[] = []; // after the filters
+let fresh = 0; // items[0, fresh) come from the current build; the rest, if any, are the last build's
 let state: PageState = vscode.getState() ?? { uri: '' };
 let selected: string | undefined = state.selected;
 let highlighted: string | undefined;
@@ -116,7 +117,10 @@ function render(force = false): void {
   if (force) renderDetail();
   if (meta && reportedGeneration !== meta.generation && spacer.querySelector('.row')) {
     reportedGeneration = meta.generation;
-    document.body.dataset.drawnAt ??= String(Date.now());
+    if (document.body.dataset.drawnAt === undefined) {
+      document.body.dataset.drawnAt = String(Date.now());
+      document.body.dataset.drawnFrom = meta.provisional ? 'the last check' : 'the table';
+    }
     vscode.postMessage({ type: 'rendered', generation: meta.generation, rows: spacer.querySelectorAll('.row').length });
   }
 }
@@ -415,7 +419,10 @@ window.addEventListener('message', (ev: MessageEvent<ToPage>) => {
       const first = !meta;
       const keepScroll = meta ? viewport.scrollTop : restoreScroll;
       meta = msg.meta;
-      items = msg.items;
+      // a rebuild (an edit, a contract change) keeps the rows of the last build past the first chunk until theirs
+      // arrive, so the list does not shrink to one chunk and grow back
+      fresh = msg.items.length;
+      items = first || msg.done ? msg.items : msg.items.concat(items.slice(fresh));
       document.body.dataset.timings = JSON.stringify(meta.timings);
       document.body.dataset.pageTimings = JSON.stringify({ script: Math.round(scriptStart), tableMessage: Math.round(performance.now()) });
       state.uri = meta.uri;
@@ -442,7 +449,8 @@ window.addEventListener('message', (ev: MessageEvent<ToPage>) => {
     }
     case 'rows': {
       if (!meta || msg.generation !== meta.generation) return;
-      items = items.concat(msg.items);
+      items = items.slice(0, fresh).concat(msg.items, msg.done ? [] : items.slice(fresh + msg.items.length));
+      fresh += msg.items.length;
       $('loading').hidden = msg.done;
       const top = viewport.scrollTop;
       applyFilters();

@@ -32,9 +32,12 @@ function writer(file) {
   };
 }
 
-function generateClaudeCode(file, megabytes, seed = 7) {
+/** `options.sessionTurns`: turns per sessionId (default 200; Infinity: one session); `options.writer`: where the
+ *  lines go instead of `file` (an object with write, bytes and close, like `writer`). */
+function generateClaudeCode(file, megabytes, seed = 7, options = {}) {
   const r = rng(seed);
-  const w = writer(file);
+  const w = options.writer ?? writer(file);
+  const sessionTurns = options.sessionTurns ?? 200;
   const target = megabytes * 1024 * 1024;
   let calls = 0;
   let lines = 0;
@@ -47,7 +50,7 @@ function generateClaudeCode(file, megabytes, seed = 7) {
   };
   let listedIn = '';
   while (w.bytes < target) {
-    const sessionId = `session-${Math.floor(turn / 200)}`;
+    const sessionId = `session-${Math.floor(turn / sessionTurns)}`;
     const sidechain = r() < 0.05;
     const base = { parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: '/home/dev/campus', sessionId, version: '1.0.0' };
     const next = () => `u-${(uuid += 1)}`;

@@ -100,7 +100,8 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     await grep.click();
     await waitForLine(page, 6); // turn 3 is the call on line 6 (a user line, then an assistant and a result per call)
     log(`outline click on Grep (turn 3): ${await statusBarPosition(page)}`);
-    // breadcrumbs show where the cursor is
+    // breadcrumbs show where the cursor is (once they have caught up with it)
+    await page.waitForFunction(() => /Turn 3.*Grep/s.test(document.querySelector('.monaco-breadcrumbs')?.textContent ?? ''), null, { timeout: 15000 }).catch(() => undefined);
     const crumbs = (await page.locator('.monaco-breadcrumbs .monaco-breadcrumb-item').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
     log(`breadcrumbs: ${crumbs.join(' › ')}`);
     assert.ok(crumbs.includes('Turn 3') && crumbs.includes('Grep'), crumbs.join(' › '));
@@ -125,34 +126,43 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     assert.match(text, /"name":"Glob"/);
 
     // 3. the Contract Guard view, filtered to one code
+    const outlineHeader = page.locator('.pane-header:has-text("Outline")').first();
+    if ((await outlineHeader.getAttribute('aria-expanded')) === 'true') await outlineHeader.click();
     await run(page, '>Explorer: Focus on Contract Guard Traces View');
     const view = page.locator('.pane:has(.pane-header:has-text("Contract Guard Traces"))');
-    await view.locator(`.monaco-list-row:has-text("${FILE}")`).first().waitFor({ state: 'visible', timeout: 30000 });
+    await view.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: 30000 });
+    const unfiltered = (await view.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    log(`traces view: ${JSON.stringify(unfiltered)}`);
+    assert.ok(unfiltered.some((t) => t.includes('boundary.anthropic.jsonl')), 'the workspace\'s traces, open or not');
     await run(page, '>Contract Guard: Filter Traces by Code…');
-    await page.locator('.quick-input-list .monaco-list-row:has-text("type-drift")').first().waitFor({ state: 'visible', timeout: 10000 });
-    await page.locator('.quick-input-widget input').fill('type-drift');
-    await page.locator('.quick-input-list .monaco-list-row.focused:has-text("type-drift")').waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.quick-input-list .monaco-list-row:has-text("missing-key")').first().waitFor({ state: 'visible', timeout: 10000 });
+    await page.locator('.quick-input-widget input').fill('missing-key');
+    await page.locator('.quick-input-list .monaco-list-row.focused:has-text("missing-key")').waitFor({ state: 'visible', timeout: 10000 });
     await page.keyboard.press('Enter');
-    await view.locator('.pane-header:has-text("filtered: type-drift")').waitFor({ state: 'visible', timeout: 10000 });
+    await view.locator('.pane-header:has-text("filtered: missing-key")').waitFor({ state: 'attached', timeout: 10000 });
     const trace = view.locator(`.monaco-list-row:has-text("${FILE}")`).first();
+    await trace.waitFor({ state: 'visible', timeout: 10000 });
     if ((await trace.getAttribute('aria-expanded')) === 'false') await trace.click();
-    const findingsGroup = view.locator('.monaco-list-row:has-text("Findings")').first();
+    const labelled = (label) => view.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    const findingsGroup = labelled('Findings');
     await findingsGroup.waitFor({ state: 'visible', timeout: 10000 });
     if ((await findingsGroup.getAttribute('aria-expanded')) === 'false') await findingsGroup.click();
-    const codeRow = view.locator('.monaco-list-row:has-text("type-drift")').first();
+    const codeRow = labelled('missing-key');
     await codeRow.waitFor({ state: 'visible', timeout: 10000 });
     if ((await codeRow.getAttribute('aria-expanded')) === 'false') await codeRow.click();
-    await view.locator('.monaco-list-row:has-text("timeout wanted number")').first().waitFor({ state: 'visible', timeout: 10000 });
+    await view.locator('.monaco-list-row:has-text("Read is missing file_path")').first().waitFor({ state: 'visible', timeout: 10000 });
     const viewRows = (await view.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-    log(`traces view, filtered to type-drift: ${JSON.stringify(viewRows.slice(0, 8))}`);
-    assert.ok(viewRows.some((t) => t.includes(FILE) && /5000 calls · 20 findings/.test(t)), 'the trace with its 20 type-drift findings');
-    assert.ok(!viewRows.some((t) => /missing-key/.test(t)), 'no other code under the filter');
-    // other traces of the workspace hold no type-drift: the filter hides them
-    assert.ok(!viewRows.some((t) => t.includes('boundary.anthropic.jsonl')), 'a trace without type-drift is hidden');
-    // a click on a finding reveals it
-    await view.locator('.monaco-list-row:has-text("timeout wanted number")').first().click();
-    await waitForLine(page, 4);
-    log(`click on the first type-drift finding: ${await statusBarPosition(page)}`);
+    log(`traces view, filtered to missing-key: ${JSON.stringify(viewRows.slice(0, 10))}`);
+    // the twenty Reads that name path instead of file_path
+    assert.ok(viewRows.some((t) => t.includes(FILE) && /5000 calls · 20 findings/.test(t)), 'the trace with its 20 missing-key findings');
+    assert.ok(!viewRows.some((t) => /extra-key|type-drift/.test(t)), 'no other code under the filter');
+    // a trace without missing-key is hidden
+    const files = (rows) => rows.filter((t) => /^\S+\.jsonl?\d+ calls? · /.test(t));
+    assert.ok(files(viewRows).length < files(unfiltered).length, `fewer traces under the filter: ${files(viewRows).length} of ${files(unfiltered).length}`);
+    // a click on a finding reveals it (the first Read, line 2)
+    await view.locator('.monaco-list-row:has-text("Read is missing file_path")').first().click();
+    await waitForLine(page, 2);
+    log(`click on the first missing-key finding: ${await statusBarPosition(page)}`);
     await screenshot(`33-traces-view-${suffix}`);
     await run(page, '>Contract Guard: Clear Traces Filter');
 
@@ -161,6 +171,8 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     await run(page, '>Contract Guard: Show Decision Table');
     const frame = await tableFrame(page);
     await frame.locator('#spacer .row').first().waitFor({ state: 'visible', timeout: 60000 });
+    // the replay gate follows once the fixtures are replayed: a second build
+    await frame.locator('#meta:has-text("fixtures read")').waitFor({ state: 'attached', timeout: 60000 });
     await frame.locator('#loading').waitFor({ state: 'hidden', timeout: 60000 });
     await frame.locator('#filter-failing').check();
     await frame.locator('#count:has-text("of 5000 calls")').waitFor({ state: 'visible', timeout: 10000 });
@@ -172,7 +184,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     }));
     log(`table at ${fit.width}px: ${JSON.stringify(fit.rows)}; clipped: ${JSON.stringify(fit.clipped)}`);
     assert.deepStrictEqual(fit.clipped, []);
-    assert.ok(fit.rows.some((r) => r.includes('missing-key')) && fit.rows.some((r) => r.includes('type-drift')));
+    assert.ok(fit.rows.some((r) => r.includes('missing-key')), 'the failing codes are spelled out');
     await screenshot(`34-table-default-width-${suffix}`);
     await frame.locator('#filter-failing').uncheck();
     await run(page, '>View: Close All Editors');

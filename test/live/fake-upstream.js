@@ -8,11 +8,13 @@
 //   cut      a stream that stops in the middle of the call (the socket is destroyed)
 //   fail     500 with a JSON error
 //   slow     a stream of 200 small text deltas, 20 ms apart
+//   gzip     the weather answer gzip-encoded, whatever the client accepts (plain calls)
 // Streams are written one event per chunk, a tick apart (`gap` ms with --gap / options.gap), so a tool call really
 // arrives split over deltas. Everything sent is kept per request (`sent`) so a test can compare bytes.
 // Run alone: `node test/live/fake-upstream.js [--port N]` prints `listening on http://127.0.0.1:PORT`.
 'use strict';
 const http = require('node:http');
+const zlib = require('node:zlib');
 
 const ARGS = { city: 'Paris', units: 'metric', lang: 'fr' };
 const FENCED = '```json\n' + JSON.stringify({ city: 'Paris', units: 'metric' }) + '\n```';
@@ -139,7 +141,7 @@ function startFakeUpstream(options = {}) {
         res.end(text);
         return;
       }
-      const model = ['weather', 'fenced', 'text', 'big', 'cut', 'fail', 'slow'].includes(body.model) ? body.model : 'weather';
+      const model = ['weather', 'fenced', 'text', 'big', 'cut', 'fail', 'slow', 'gzip'].includes(body.model) ? body.model : 'weather';
       if (model === 'fail') {
         const text = JSON.stringify({ error: { message: 'the fake upstream failed on purpose', type: 'server_error' } });
         keep(Buffer.from(text));
@@ -147,7 +149,14 @@ function startFakeUpstream(options = {}) {
         res.end(text);
         return;
       }
-      const { plain, sse } = script(api, model);
+      const { plain, sse } = script(api, model === 'gzip' ? 'weather' : model);
+      if (model === 'gzip') {
+        const text = zlib.gzipSync(JSON.stringify(plain));
+        keep(text);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': text.length });
+        res.end(text);
+        return;
+      }
       if (!body.stream) {
         const text = Buffer.from(JSON.stringify(plain));
         keep(text);

@@ -1,11 +1,11 @@
-// A growing trace (src/core/append.ts): lines fed as they are appended, in any cut, with the state saved and taken
-// up again (through a structured clone, as a worker thread hands it over), give what one whole check gives.
+// A growing trace (src/core/append.ts): lines fed as they are appended, in any cut, with the result asked between
+// the pieces, give what one whole check gives; a long session read in segments too.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { checkGrowing, checkText, checkTextChunked, GrowingTrace, readsAsLines, type CheckOptions, type GrowingState } from '../../src/core';
+import { checkText, completeLines, GrowingTrace, growingTrace, readsAsLines, type CheckOptions } from '../../src/core';
 import { CORPUS, ROOT, fixtureContracts } from './helpers';
 
 /** Line-shaped traces: the fixtures, and the corpus's when it is there. */
@@ -28,16 +28,13 @@ function lineTraces(): { name: string; text: string }[] {
 }
 
 /** Feed `text` cut at `cuts` (character offsets) the way a follower sees it appear: complete lines go in, a
- *  partial last line waits; the state is saved and taken up again after every piece. */
+ *  partial last line waits; the result is asked after every piece. */
 function grow(text: string, cuts: number[], options: CheckOptions) {
-  let trace = new GrowingTrace(options);
-  let seen = 0;
+  const trace = new GrowingTrace(options);
   for (const cut of [...cuts.sort((a, b) => a - b), text.length]) {
-    seen = Math.max(seen, cut);
-    const upTo = text.lastIndexOf('\n', seen - 1) + 1;
+    const upTo = text.lastIndexOf('\n', cut - 1) + 1;
     if (upTo > trace.consumed) trace.addLines(text.slice(trace.consumed, upTo));
-    const saved: GrowingState = structuredClone(trace.save());
-    trace = new GrowingTrace(options, saved);
+    trace.result(text.slice(trace.consumed, cut));
   }
   return trace.result(text.slice(trace.consumed));
 }
@@ -46,8 +43,9 @@ describe('GrowingTrace', () => {
   const contracts = fixtureContracts();
   const files = lineTraces();
 
-  it('fed in random pieces, with its state saved and taken up between them, equals one whole check', () => {
+  it('fed in random pieces, asked for its result between them, ends where one whole check does', () => {
     assert.ok(files.length >= 5, 'the fixtures at least');
+    let compared = 0;
     for (const f of files) {
       const options: CheckOptions = { fileName: f.name, contracts };
       const whole = checkText(f.text, options);
@@ -55,12 +53,25 @@ describe('GrowingTrace', () => {
         fc.property(fc.array(fc.nat({ max: f.text.length }), { maxLength: 6 }), (cuts) => {
           assert.deepEqual(grow(f.text, cuts, options), whole, f.name);
         }),
-        { numRuns: 15 },
+        { numRuns: 10 },
       );
+      compared++;
     }
+    assert.equal(compared, files.length);
   });
 
-  it('a partial last line is read as it stands, and not kept', () => {
+  it('a long session read in segments: one appended line is checked from the state, with the whole result', () => {
+    const options: CheckOptions = { contracts, segmentCalls: 50 };
+    const line = (i: number) => JSON.stringify({ name: 'get_hours', arguments: { building: `B${i % 40}`, weekday: i % 97 === 0 ? String(i % 7) : i % 7 } });
+    const text = Array.from({ length: 3000 }, (_, i) => line(i)).join('\n') + '\n';
+    const trace = new GrowingTrace(options);
+    trace.addLines(text);
+    assert.deepEqual(trace.result(), checkText(text, options));
+    const more = `${line(97 * 31)}\n`;
+    assert.deepEqual(trace.append(more), checkText(text + more, options));
+  });
+
+  it('a partial last line waits for its newline, and counts meanwhile only as the parse error it is', () => {
     const options: CheckOptions = { contracts };
     const line = '{"name": "get_hours", "arguments": {"building": "Killam", "weekday": "2"}}';
     const trace = new GrowingTrace(options);
@@ -69,33 +80,21 @@ describe('GrowingTrace', () => {
     assert.deepEqual(trace.result(half), checkText(`${line}\n${half}`, options));
     assert.equal(trace.consumed, line.length + 1);
     assert.deepEqual(trace.result(), checkText(`${line}\n`, options), 'the half line left nothing behind');
+    assert.deepEqual(trace.result(line), checkText(`${line}\n`, options), 'an event line without its newline yet waits');
     assert.throws(() => trace.addLines(half), /complete lines/);
   });
 
-  it('the chunked check hands over a growing trace that equals checkGrowing and checkText', async () => {
+  it('growingTrace builds the same trace in slices; a document has none', async () => {
     for (const f of files.slice(0, 8)) {
       const options: CheckOptions = { fileName: f.name, contracts };
-      let handed: GrowingTrace | undefined;
-      const result = await checkTextChunked(f.text, options, { sliceMs: 0, onGrowing: (t) => (handed = t) });
-      assert.deepEqual(result, checkText(f.text, options), f.name);
-      const sync = checkGrowing(f.text, options);
-      assert.deepEqual(sync.result, result);
-      assert.ok(handed && sync.trace, 'a line-shaped text hands its trace over');
-      assert.equal(handed.consumed, f.text.lastIndexOf('\n') + 1);
+      const trace = await growingTrace(f.text, options, { sliceMs: 0 });
+      assert.ok(trace, f.name);
+      assert.equal(trace.consumed, completeLines(f.text));
       const more = '{"name": "get_hours", "arguments": {"building": "Killam", "weekday": true}}\n';
-      handed.addLines(more);
-      sync.trace.addLines(more);
-      assert.deepEqual(handed.result(), checkText(f.text.slice(0, handed.consumed - more.length) + more, options), `${f.name} + a line`);
-      assert.deepEqual(sync.trace.result(), handed.result());
+      const direct = new GrowingTrace(options);
+      direct.addLines(f.text.slice(0, trace.consumed) + more);
+      assert.deepEqual(trace.append(more), direct.result(), f.name);
     }
-  });
-
-  it('a document hands nothing over', async () => {
-    let handed = false;
-    const doc = '{\n  "messages": []\n}\n';
-    await checkTextChunked(doc, { fileName: 'x.jsonl' }, { onGrowing: () => (handed = true) });
-    assert.equal(handed, false);
-    assert.equal(checkGrowing(doc, { fileName: 'x.jsonl' }).trace, undefined, 'a .jsonl that is one document');
-    assert.deepEqual(checkGrowing(doc, {}).result, checkText(doc));
+    assert.equal(await growingTrace('{\n  "messages": []\n}\n', {}), undefined);
   });
 });

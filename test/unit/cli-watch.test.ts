@@ -154,6 +154,25 @@ describe('contract-guard watch', () => {
     await w.stop();
   });
 
+  it('checks a document again when it is rewritten, printing only findings it did not have', async () => {
+    fresh();
+    const turn = (id: string, units: string) => [
+      { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city: 'Oslo', units }) } }] },
+      { role: 'tool', tool_call_id: id, content: 'ok' },
+    ];
+    const file = path.join(dir, 'chat.json');
+    writeFileSync(file, JSON.stringify({ messages: turn('c1', 'kelvin') }, null, 2));
+    const w = await start();
+    await w.until('the first finding', () => count(w.lines, 'constraint') === 1);
+    // rewritten whole, one turn longer: the first finding moved down, and is not printed again
+    writeFileSync(file, JSON.stringify({ messages: [{ role: 'user', content: 'Weather?' }, ...turn('c1', 'kelvin'), ...turn('c2', 'rankine')] }, null, 2));
+    await w.until('the new turn', () => w.out.includes('rankine'));
+    await w.settle();
+    assert.equal(count(w.lines, 'constraint'), 2, w.out);
+    assert.equal(count(w.lines, 'kelvin'), 1);
+    await w.stop();
+  });
+
   it('a path that does not exist is one line and exit 2', () => {
     fresh();
     const r = spawnSync(process.execPath, [CLI, 'watch', path.join(dir, 'nope')], { encoding: 'utf8' });

@@ -5,35 +5,25 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkText, loadContracts, type ContractSet } from '../../src/core';
 import { LineIndex } from '../../src/core/parse/reader';
+import { anthropicResults, anthropicTurn, callSpec, openaiChatLine, openaiChatResult, resultSpec, userMessage, type Args, type CallSpec, type ResultSpec } from './builders';
 
 const CROSS = new Set(['duplicate-fingerprint', 'stale-digest', 'status-theater', 'orphan-call', 'orphan-result', 'duplicate-call-id', 'assumed-value']);
 
-type Step =
-  | { user: string }
-  | { calls: [id: string, name: string, args: Record<string, unknown>][] }
-  | { results: [id: string, body: unknown, isError?: boolean][] };
+type Step = { user: string } | { calls: CallSpec[] } | { results: ResultSpec[] };
 
-const call = (id: string, name: string, args: Record<string, unknown> = {}): Step => ({ calls: [[id, name, args]] });
-const result = (id: string, body: unknown, isError?: boolean): Step => ({ results: [[id, body, isError]] });
+const call = (id: string, name: string, args: Args = {}): Step => ({ calls: [callSpec(id, name, args)] });
+const result = (id: string, body: unknown, isError?: boolean): Step => ({ results: [resultSpec(id, body, isError)] });
 const user = (text: string): Step => ({ user: text });
 
 type Format = 'openai-chat' | 'anthropic';
 const FORMATS: Format[] = ['openai-chat', 'anthropic'];
 
-const content = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
-
 /** One message per line. Chat has no error flag: an `isError` result is written as it is, without one. */
 function render(format: Format, steps: Step[]): string[] {
   return steps.flatMap((s): object[] => {
-    if ('user' in s) return [{ role: 'user', content: s.user }];
-    if ('calls' in s) {
-      return format === 'openai-chat'
-        ? [{ role: 'assistant', content: null, tool_calls: s.calls.map(([id, name, args]) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } })) }]
-        : [{ role: 'assistant', content: s.calls.map(([id, name, args]) => ({ type: 'tool_use', id, name, input: args })) }];
-    }
-    return format === 'openai-chat'
-      ? s.results.map(([id, body]) => ({ role: 'tool', tool_call_id: id, content: content(body) }))
-      : [{ role: 'user', content: s.results.map(([id, body, isError]) => ({ type: 'tool_result', tool_use_id: id, content: content(body), ...(isError === undefined ? {} : { is_error: isError }) })) }];
+    if ('user' in s) return [userMessage(s.user)];
+    if ('calls' in s) return [format === 'openai-chat' ? openaiChatLine(s.calls) : anthropicTurn(s.calls)];
+    return format === 'openai-chat' ? s.results.map(openaiChatResult) : [anthropicResults(s.results)];
   }).map((m) => JSON.stringify(m));
 }
 
@@ -155,8 +145,8 @@ for (const format of FORMATS) {
         result('s1', MATCHES),
         call('s2', 'search_repo', { query: 'billing timeout' }),
         result('s2', MATCHES),
-        { calls: [['d1', 'roll_die', { sides: 6 }], ['d2', 'roll_die', { sides: 6 }], ['d3', 'roll_die', { sides: 6 }]] },
-        { results: [['d1', '3'], ['d2', '5'], ['d3', '3']] },
+        { calls: [callSpec('d1', 'roll_die', { sides: 6 }), callSpec('d2', 'roll_die', { sides: 6 }), callSpec('d3', 'roll_die', { sides: 6 })] },
+        { results: [resultSpec('d1', '3'), resultSpec('d2', '5'), resultSpec('d3', '3')] },
       ]);
       assert.deepEqual(check(lines, set), []);
     });
@@ -271,7 +261,7 @@ for (const format of FORMATS) {
         result('c1', MATCHES),
         call('c2', 'run_tests', { target: 'tests/' }),
         call('c1', 'publish_note', { path: 'r.md' }),
-        { results: [['c1', { ok: true, error: null, result: null }], ['x9', { passed: 42 }]] },
+        { results: [resultSpec('c1', { ok: true, error: null, result: null }), resultSpec('x9', { passed: 42 })] },
         call('c4', 'run_tests', { target: 'tests/unit/' }),
       ]);
       const got = check(lines);
@@ -296,7 +286,7 @@ for (const format of FORMATS) {
       const lines = render(format, [
         call('c1', 'search_repo', { query: 'a' }),
         result('c1', MATCHES),
-        { calls: [['c2', 'run_tests', { target: 'tests/' }], ['c3', 'get_time', {}]] },
+        { calls: [callSpec('c2', 'run_tests', { target: 'tests/' }), callSpec('c3', 'get_time')] },
         result('c3', { now: '10:00' }),
         user('so, did the tests pass?'),
       ]);

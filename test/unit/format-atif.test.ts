@@ -2,11 +2,12 @@
 // tool definitions, and what is not a result (a parser's complaint in a step without calls).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADAPTERS, checkText, type Session } from '../../src/core';
+import { ADAPTERS } from '../../src/core';
+import { readTrace } from './helpers';
 
 function read(value: unknown) {
-  const r = checkText(JSON.stringify(value, null, 2), { fileName: 'trajectory.json', keepModel: true, packs: false });
-  return { r, s: ((r.model ?? []).map((m) => m.session) as Session[])[0] };
+  const { r, sessions } = readTrace(JSON.stringify(value, null, 2), { fileName: 'trajectory.json', packs: false });
+  return { r, s: sessions[0] };
 }
 
 const trajectory = {

@@ -2,26 +2,17 @@
 // message, hook and subagent `progress` records, and subagent transcripts keyed by agentId.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { claudeCodeAssistant as assistant, claudeCodeLine as line, claudeCodeResult as result, claudeCodeUser as user } from './builders';
+import { jsonl, readTrace } from './helpers';
 
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-
-function read(text: string) {
-  const r = checkText(text, { fileName: 'session.jsonl', keepModel: true, packs: false });
-  return { r, sessions: (r.model ?? []).map((m) => m.session) as Session[] };
-}
-
-const base = { sessionId: 's1', userType: 'external', version: '2.1.39' };
-const line = (uuid: string, parent: string | null, extra: object) => ({ ...base, uuid, parentUuid: parent, isSidechain: false, ...extra });
-const assistant = (id: string, block: object) => ({ type: 'assistant', message: { id, type: 'message', role: 'assistant', content: [block], stop_reason: null } });
-const result = (id: string, content: unknown, extra: object = {}) => ({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, ...extra }] } });
+const read = (text: string) => readTrace(text, { fileName: 'session.jsonl', packs: false });
 const hook = (tool: string) => ({ type: 'progress', data: { type: 'hook_progress', hookEvent: 'PostToolUse', hookName: 'PostToolUse:Bash', command: 'callback' },
   parentToolUseID: tool, toolUseID: tool });
 
 describe('claude-code 2.x', () => {
   it('keeps a message one turn when a result is written between its calls, and gives its calls the text of an earlier line', () => {
     const text = jsonl(
-      line('u1', null, { type: 'user', message: { role: 'user', content: 'go' } }),
+      line('u1', null, user('go')),
       line('a1', 'u1', assistant('msg_1', { type: 'text', text: 'Two commands.' })),
       line('a2', 'a1', assistant('msg_1', { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } })),
       line('p1', 'a2', hook('t1')),
@@ -41,13 +32,13 @@ describe('claude-code 2.x', () => {
   });
 
   it('keys a subagent transcript by its agentId, and a sidechain without one by its chain, through progress records', () => {
-    const side = (uuid: string, parent: string | null, extra: object, agentId?: string) => ({ ...base, uuid, parentUuid: parent, isSidechain: true, ...(agentId ? { agentId } : {}), ...extra });
+    const side = (uuid: string, parent: string | null, extra: object, agentId?: string) => line(uuid, parent, extra, { isSidechain: true, ...(agentId ? { agentId } : {}) });
     const text = jsonl(
-      side('x1', null, { type: 'user', message: { role: 'user', content: 'explore' } }, 'a77'),
+      side('x1', null, user('explore'), 'a77'),
       side('x2', 'x1', assistant('msg_a', { type: 'tool_use', id: 'k1', name: 'Read', input: { file_path: 'a' } }), 'a77'),
       side('x3', 'x2', hook('k1'), 'a77'),
       side('x4', 'x3', result('k1', 'A'), 'a77'),
-      side('y1', null, { type: 'user', message: { role: 'user', content: 'old-style sidechain' } }),
+      side('y1', null, user('old-style sidechain')),
       side('y2', 'y1', assistant('msg_b', { type: 'tool_use', id: 'k2', name: 'Grep', input: { pattern: 'x' } })),
       side('y3', 'y2', hook('k2')),
       side('y4', 'y3', result('k2', 'none')),
@@ -59,7 +50,7 @@ describe('claude-code 2.x', () => {
 
   it('does not read the agent_progress copies of a subagent\'s lines as calls of the main session', () => {
     const text = jsonl(
-      line('u1', null, { type: 'user', message: { role: 'user', content: 'go' } }),
+      line('u1', null, user('go')),
       line('a1', 'u1', assistant('msg_1', { type: 'tool_use', id: 'task1', name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'Explore' } })),
       line('p1', 'a1', { type: 'progress', parentToolUseID: 'task1', toolUseID: 'agent_msg_1', data: { type: 'agent_progress', agentId: 'a9', prompt: 'p', normalizedMessages: [],
         message: { type: 'assistant', uuid: 'n1', message: { id: 'msg_9', role: 'assistant', content: [{ type: 'tool_use', id: 'sub1', name: 'Glob', input: { pattern: '*' } }] } } } }),

@@ -2,16 +2,14 @@
 // boundaries, transport from events (exec, MCP, patch) and from the output's header, sanitised placeholders.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { jsonl, readTrace } from './helpers';
 
 let clock = 0;
 const rec = (type: string, payload: object) => ({ timestamp: `2026-01-01T00:00:${String(clock++ % 60).padStart(2, '0')}.000Z`, type, payload });
 const item = (payload: object) => rec('response_item', payload);
-const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-
 function read(text: string) {
-  const r = checkText(text, { fileName: 'rollout.jsonl', keepModel: true, packs: false });
-  return { r, s: ((r.model ?? []).map((m) => m.session) as Session[])[0] };
+  const { r, sessions } = readTrace(text, { fileName: 'rollout.jsonl', packs: false });
+  return { r, s: sessions[0] };
 }
 
 const fn = (name: string, args: string, id: string) => item({ type: 'function_call', name, arguments: args, call_id: id });

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { ROOT } from './helpers';
 import { gzipSync } from 'node:zlib';
 import { ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -144,6 +145,33 @@ describe('otlp receiver answers as a collector does', () => {
       assert.deepEqual([checked.format, checked.calls], ['otel', 1], 'only the good span was recorded');
     } finally {
       r.proc.stop();
+    }
+  });
+});
+
+describe('otlp receiver under load, with --contracts', () => {
+  it('takes 50 concurrent exports without losing a span, holding definition-less spans to the contract files', { timeout: 30000 }, async () => {
+    const contracts = path.join(ROOT, 'test', 'live', 'get-weather.tools.json');
+    const out = path.join(tempDir('otlp'), 'load.jsonl');
+    const proc = start([CLI, 'otlp', '--port', '0', '--out', out, '--contracts', contracts]);
+    try {
+      const url = (await waitFor(proc.out, /^listening on (\S+) /))[1];
+      const body = (i: number) => JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [{
+        traceId: i.toString(16).padStart(32, '0'), spanId: 'eee19b7ec3c1b174', name: 'execute_tool get_weather', startTimeUnixNano: '1700000000000000000',
+        attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: 'get_weather' } },
+          { key: 'gen_ai.tool.call.arguments', value: { stringValue: JSON.stringify({ city: i % 2 === 0 ? i : `city ${i}` }) } }] }] }] }] });
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => send(url, body(i), { 'content-type': 'application/json' })));
+      assert.deepEqual([...new Set(answers.map((a) => a.status))], [200]);
+      // the 25 drifting calls are printed while the receiver runs (root spans: each trace settles after a quiet time)
+      await waitFor(proc.out, /(type-drift[^\n]*\n[\s\S]*){25}/);
+      proc.child.kill('SIGTERM');
+      assert.equal((await proc.exited).code, 0);
+      const checked = checkRecording(out, ['--contracts', contracts]);
+      assert.equal(checked.calls, 50, 'every span recorded');
+      assert.equal(checked.findings.filter((f) => f.code === 'type-drift').length, 25);
+      assert.deepEqual(keys(findingLines(proc.out())), keys(checked.findings));
+    } finally {
+      proc.stop();
     }
   });
 });

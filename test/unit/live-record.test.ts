@@ -6,6 +6,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import OpenAI from 'openai';
@@ -177,6 +179,24 @@ describe('record: the recording proxy with real clients', { timeout: 60_000 }, (
     assert.equal(rec.choices[0].message.content.length, 10 * 1024 * 1024);
   });
 
+  it('an answer the upstream encodes anyway: the client gets the encoded bytes, the recording the decoded answer', async () => {
+    const before = upstream.sent.length;
+    const got = await new Promise<Buffer>((resolve, reject) => {
+      const body = JSON.stringify({ model: 'gzip', messages: [{ role: 'user', content: 'x' }], tools: CHAT_TOOLS });
+      const req = http.request(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve(Buffer.concat(parts)));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(sha(got), sha(upstream.sent[before].body), 'the encoded bytes, unchanged');
+    assert.equal(gunzipSync(got).toString('utf8').slice(0, 1), '{');
+    const rec = JSON.parse(lines()[lines().length - 1]) as { choices: { message: { tool_calls: unknown[] } }[] };
+    assert.equal(rec.choices[0].message.tool_calls.length, 1);
+  });
+
   it('200 concurrent clients: every exchange answered and recorded, every line whole', async () => {
     const before = lines().length;
     const calls = Array.from({ length: 200 }, (_, i) =>
@@ -194,6 +214,13 @@ describe('record: the recording proxy with real clients', { timeout: 60_000 }, (
     assert.equal(all.length, before + 200);
     const asked = new Set(all.slice(before).map((l) => (JSON.parse(l) as { messages: { content: string }[] }).messages[0].content));
     assert.equal(asked.size, 200, 'each client’s exchange is its own line');
+  });
+
+  it('other paths pass through unrecorded', async () => {
+    const n = lines().length;
+    const models = await openai.models.list();
+    assert.deepEqual(models.data.map((m) => m.id), ['fake-weather']);
+    assert.equal(lines().length, n);
   });
 
   it('a key in the query or in a header of any name is redacted too', async () => {
@@ -219,5 +246,27 @@ describe('record: the recording proxy with real clients', { timeout: 60_000 }, (
     assert.equal(c.parseErrors, 0);
     assert.equal(c.calls, lines().filter((l) => /get_weather","arguments|"type":"tool_use"|"type":"function_call"/.test(l)).length);
     for (const p of places(printed)) assert.ok(c.places.includes(p), `${p} is where check puts it (${c.places.slice(0, 5).join(', ')}…)`);
+  });
+});
+
+describe('record: what a line keeps is capped', { timeout: 60_000 }, () => {
+  it('an answer over the cap reaches the client whole; the line says it was not kept', async () => {
+    const upstream = await fake.startFakeUpstream();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cg-record-cap-'));
+    const file = path.join(dir, 'capped.jsonl');
+    const proxy = await startRecordingProxy({ upstream: upstream.url, out: file, maxKept: 1024 * 1024 });
+    try {
+      const openai = new OpenAI({ apiKey: OPENAI_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+      const r = await openai.chat.completions.create({ model: 'big', messages: [{ role: 'user', content: 'x' }] });
+      assert.equal(r.choices[0].message.content?.length, 10 * 1024 * 1024);
+      const rec = JSON.parse(readFileSync(file, 'utf8').trim()) as { recorded: { incomplete: string }; choices?: unknown; messages: unknown[] };
+      assert.equal(rec.recorded.incomplete, 'the answer is over 1048576 bytes: not kept');
+      assert.equal(rec.choices, undefined);
+      assert.equal(rec.messages.length, 1, 'the request is kept');
+    } finally {
+      await proxy.close();
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

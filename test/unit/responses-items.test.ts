@@ -3,11 +3,11 @@
 // traces, written here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readTrace } from './helpers';
 
 function read(text: string, fileName: string, packs = false) {
-  const r = checkText(text, { fileName, keepModel: true, packs });
-  return { r, s: ((r.model ?? []).map((m) => m.session) as Session[])[0] };
+  const { r, sessions } = readTrace(text, { fileName, packs });
+  return { r, s: sessions[0] };
 }
 
 const search = { type: 'web_search_call', status: 'completed', action: { type: 'search', query: 'oslo' } };

@@ -6,7 +6,7 @@
 // - Responses: the request's keys, then the `response` object's (`input` from the request, `output` from the answer,
 //   `tools` the request's);
 // - Anthropic Messages: the request, with the answer (a `message`, kept whole) as the last of its `messages`.
-// `recorded` says how the exchange went (path with secrets redacted, status, stream or not, how long; why it is
+// `recorded` (last) says how the exchange went (path with secrets redacted, status, stream or not, how long; why it is
 // incomplete; an error answer or a body that is not JSON), never a credential.
 import type { ApiKind } from './assemble';
 
@@ -53,15 +53,16 @@ export function exchangeLine(kind: ApiKind, requestText: string, answer: unknown
     return JSON.stringify({ recorded: withAnswer(recorded, answer) });
   }
   const ok = recorded.status < 400 && isObj(answer);
-  if (!ok) return JSON.stringify({ recorded: withAnswer(recorded, answer), ...request });
+  // `recorded` comes last, so a line starts with the conversation (what an editor shows of it)
+  if (!ok) return JSON.stringify({ ...request, recorded: withAnswer(recorded, answer) });
   if (kind === 'messages') {
     const messages = Array.isArray(request.messages) ? request.messages : [];
-    if (answer.type === 'message') return JSON.stringify({ recorded, ...request, messages: [...messages, answer] });
-    return JSON.stringify({ recorded: withAnswer(recorded, answer), ...request });
+    if (answer.type === 'message') return JSON.stringify({ ...request, messages: [...messages, answer], recorded });
+    return JSON.stringify({ ...request, recorded: withAnswer(recorded, answer) });
   }
   // the tools the client declared are the contract (a Responses answer echoes them; an empty echo says nothing)
   const tools = request.tools !== undefined ? { tools: request.tools } : {};
-  return JSON.stringify({ recorded, ...request, ...answer, ...tools });
+  return JSON.stringify({ ...request, ...answer, ...tools, recorded });
 }
 
 function withAnswer(recorded: Recorded, answer: unknown): Recorded {

@@ -74,6 +74,31 @@ export class SessionLines {
   }
 }
 
+/** A growing session kept in the engine's own state: each line is read once as it comes, and a check peeks at the
+ *  findings so far (`TraceChecker.peek`) without ending anything. For readers that read each line as it comes (MCP
+ *  JSON-RPC); one that holds its lines until the file ends (OTel spans) shows nothing to a peek: use SessionLines. */
+export class PeekedSession {
+  private readonly checker: TraceChecker;
+  private lines = 0;
+
+  constructor(options: CheckOptions) {
+    this.checker = new TraceChecker(options);
+  }
+
+  add(text: string, base: number): void {
+    this.checker.addLine(text, base);
+    this.lines += 1;
+  }
+
+  get size(): number {
+    return this.lines;
+  }
+
+  check(): FileResult {
+    return this.checker.peek();
+  }
+}
+
 /** One run of `task` per burst of `schedule()` calls (on the next turn of the event loop). */
 export class Coalesced {
   private pending = false;

@@ -2,7 +2,7 @@
 // is handled, so a crash leaves whole lines (at most a partial last one, which `check` reports as one parse-error).
 // It knows where each of its lines starts, in the UTF-16 offsets the engine counts, so live findings get the
 // line:column that `check FILE` prints.
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { LineIndex } from '../../core';
@@ -14,28 +14,36 @@ export class JsonlOut {
   private offset = 0;
   private fd: number | undefined;
   private endsWithNewline = true;
+  /** Not appending: what the file held goes when the first line comes (so a run that fails to start loses nothing). */
+  private emptyFirst = false;
 
   private constructor(readonly file: string, fd: number) {
     this.fd = fd;
   }
 
-  /** Open `file` (its folder created): `append` keeps what it holds (and counts its lines), otherwise it starts empty. */
+  /** Open `file` (its folder created): `append` keeps what it holds (and counts its lines), otherwise it starts empty
+   *  with its first line. */
   static open(file: string, append: boolean): JsonlOut {
     let fd: number;
     try {
       mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-      fd = openSync(file, append ? 'a+' : 'w');
+      fd = openSync(file, 'a+');
     } catch (e) {
       throw new UsageError(`${file}: cannot write the recording: ${(e as Error).message}`);
     }
     const out = new JsonlOut(file, fd);
-    if (append && fstatSync(fd).size > 0) out.countExisting();
+    if (!append) out.emptyFirst = true;
+    else if (fstatSync(fd).size > 0) out.countExisting();
     return out;
   }
 
   /** Append one line (no newline inside); returns the offset it starts at. */
   append(line: string): number {
     if (this.fd === undefined) throw new Error('the recording is closed');
+    if (this.emptyFirst) {
+      ftruncateSync(this.fd, 0);
+      this.emptyFirst = false;
+    }
     const base = this.offset;
     writeSync(this.fd, line + '\n');
     this.offset += line.length + 1;

@@ -118,6 +118,8 @@ export function startMcpHttpProxy(upstream: URL, recorder: McpRecorder, port = 0
       if (body.length && String(req.headers['content-type'] ?? '').includes('json')) recorder.message('client', body.toString('utf8'));
       const target = new URL(req.url ?? '/', upstream);
       const headers = passed(req.headers);
+      // answers come back uncompressed, so the messages in them can be read as they pass
+      delete headers['accept-encoding'];
       if (body.length || req.method === 'POST') headers['content-length'] = body.length;
       const out = client.request(target, { method: req.method, headers }, (up) => relay(up, res, recorder));
       out.on('error', (e) => {

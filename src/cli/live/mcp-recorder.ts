@@ -1,9 +1,10 @@
 // The recording half of `mcp wrap`, whatever the transport: every JSON-RPC message, both ways, becomes one line of
 // the recording (the MCP adapter reads such a file as one session: `tools/call` requests are calls, the server's
-// `tools/list` result their contracts, its answers their results), and the session is re-checked when a call, a
-// tool list or a call's result went by, its new findings printed at once.
+// `tools/list` result their contracts, its answers their results). The session lives in the engine's state, each
+// line read once; when a call, a tool list or a call's result went by, its findings so far are peeked at and the new
+// ones printed at once.
 import type { CheckOptions } from '../../core';
-import { Coalesced, settled, SessionLines, type LiveFindings } from './findings';
+import { Coalesced, PeekedSession, settled, type LiveFindings } from './findings';
 import type { JsonlOut } from './jsonl';
 
 export type Side = 'client' | 'server';
@@ -22,14 +23,16 @@ function idOf(m: Message): string | undefined {
 }
 
 export class McpRecorder {
-  private readonly session = new SessionLines();
+  private readonly session: PeekedSession;
   /** The client's requests still waiting, by id: the method each asked. */
   private readonly asked = new Map<string, string>();
   private readonly recheck = new Coalesced(() => this.check(false));
   private ended = false;
 
   /** `shown`: the recording's path as findings print it. */
-  constructor(private readonly out: JsonlOut, private readonly shown: string, private readonly options: CheckOptions, private readonly findings: LiveFindings) {}
+  constructor(private readonly out: JsonlOut, private readonly shown: string, options: CheckOptions, private readonly findings: LiveFindings) {
+    this.session = new PeekedSession(options);
+  }
 
   /** One message as it went by (a line of stdio, an HTTP body, an SSE event's data). Text that is not JSON is
    *  recorded too: `check` reports it as a parse-error, as it is a fault of the protocol. A batch (an array) is
@@ -84,6 +87,6 @@ export class McpRecorder {
 
   private check(ended: boolean): void {
     if (this.ended) return;
-    this.findings.report(this.shown, settled(this.session.check(this.options).findings, ended), (o) => this.out.index.position(o));
+    this.findings.report(this.shown, settled(this.session.check().findings, ended), (o) => this.out.index.position(o));
   }
 }

@@ -23,10 +23,10 @@ export function requestFault(v: unknown): string | undefined {
   for (const rs of v.resourceSpans) {
     if (!isObj(rs)) return 'a resourceSpans entry is not an object';
     if (rs.scopeSpans !== undefined && !Array.isArray(rs.scopeSpans)) return 'scopeSpans is not an array';
-    for (const ss of (rs.scopeSpans as unknown[] | undefined) ?? []) {
+    for (const ss of rs.scopeSpans ?? []) {
       if (!isObj(ss)) return 'a scopeSpans entry is not an object';
       if (ss.spans !== undefined && !Array.isArray(ss.spans)) return 'spans is not an array';
-      for (const s of (ss.spans as unknown[] | undefined) ?? []) if (!isObj(s)) return 'a span is not an object';
+      for (const s of ss.spans ?? []) if (!isObj(s)) return 'a span is not an object';
     }
   }
   return undefined;

@@ -134,14 +134,14 @@ function decode(body: Buffer, encoding: Encoding): Record<string, unknown> {
     try {
       return decodeTraceRequest(body);
     } catch (e) {
-      throw new Error(`not an OTLP protobuf ExportTraceServiceRequest: ${(e as Error).message}`);
+      throw new Error(`not an OTLP protobuf ExportTraceServiceRequest: ${(e as Error).message}`, { cause: e });
     }
   }
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw new Error(`not JSON: ${(e as Error).message}`);
+    throw new Error(`not JSON: ${(e as Error).message}`, { cause: e });
   }
   const fault = requestFault(value);
   if (fault) throw new Error(`not an OTLP ExportTraceServiceRequest: ${fault}`);

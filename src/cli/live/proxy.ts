@@ -18,6 +18,33 @@ import { SseReader, sseJson } from './sse';
 
 export const HOST = '127.0.0.1';
 
+/** The most of one request or answer body a recording keeps (the client always gets all of it). */
+export const MAX_KEPT = 64 * 1024 * 1024;
+
+/** What the recording keeps of a body as it passes: its bytes up to a cap; beyond it, only that it was over. */
+class Kept {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  over = false;
+
+  constructor(private readonly cap: number) {}
+
+  push(chunk: Buffer): void {
+    if (this.over) return;
+    this.size += chunk.length;
+    if (this.size > this.cap) {
+      this.over = true;
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
 export interface RecordOptions {
   /** The API's origin (`https://api.openai.com`); a path on it is put before each request's path. */
   upstream: string;
@@ -32,6 +59,8 @@ export interface RecordOptions {
   onFinding?: (line: string) => void;
   /** One line per exchange (and per upstream failure). */
   log?: (line: string) => void;
+  /** The most of a body a line keeps (default MAX_KEPT). */
+  maxKept?: number;
 }
 
 export interface RecordingProxy {
@@ -120,7 +149,8 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
     const pathAndQuery = req.url ?? '/';
     const kind = apiKind(req.method, pathAndQuery);
     const target = targetUrl(upstream, pathAndQuery);
-    const requestChunks: Buffer[] = [];
+    const cap = options.maxKept ?? MAX_KEPT;
+    const requestKept = new Kept(cap);
     let settled = false;
     /** What a client going away costs: before the answer, only the request is recorded. */
     let onClientGone = () => {
@@ -136,15 +166,12 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
       onClientGone();
       up.destroy();
     });
-    const meta = (status: number, stream: boolean): Recorded => ({
-      at: new Date().toISOString(),
-      path: redactPath(pathAndQuery),
-      status,
-      stream,
-      ms: Number(process.hrtime.bigint() - started) / 1e6,
-      headers: redactHeaders(req.headers),
-    });
-    const requestText = () => Buffer.concat(requestChunks).toString('utf8');
+    const meta = (status: number, stream: boolean): Recorded => {
+      const m: Recorded = { at: new Date().toISOString(), path: redactPath(pathAndQuery), status, stream, ms: Number(process.hrtime.bigint() - started) / 1e6, headers: redactHeaders(req.headers) };
+      if (requestKept.over) m.incomplete = `the request is over ${cap} bytes: not kept`;
+      return m;
+    };
+    const requestText = () => requestKept.bytes().toString('utf8');
 
     const headers = withoutHopByHop(req.headers);
     delete headers.host;
@@ -161,23 +188,24 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
       // What the recording keeps of the answer: the assembled stream, or the body's bytes.
       let assembled: Assembler | undefined;
       let sse: SseReader | undefined;
-      const bodyChunks: Buffer[] = [];
+      const body = new Kept(cap);
       if (kind && stream && !encoding) {
         const a = (assembled = assembler(kind));
         sse = new SseReader((d) => a.event(sseJson(d)));
       }
       const answerValue = (): unknown => {
         if (assembled) return assembled.response();
-        const body = decode(Buffer.concat(bodyChunks), encoding);
+        if (body.over) return undefined;
+        const bytes = decode(body.bytes(), encoding);
         if (kind && stream) {
           // an encoded stream, decoded whole at the end
           const a = assembler(kind);
           const r = new SseReader((d) => a.event(sseJson(d)));
-          r.push(body);
+          r.push(bytes);
           r.end();
           return a.response();
         }
-        return bodyValue(body.toString('utf8'));
+        return bodyValue(bytes.toString('utf8'));
       };
       // With a declared length the client knows the body is whole at its last byte: that chunk waits for the record.
       const declared = Number(answer.headers['content-length']);
@@ -186,7 +214,7 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
       answer.on('data', (chunk: Buffer) => {
         if (kind) {
           if (sse) sse.push(chunk);
-          else bodyChunks.push(chunk);
+          else body.push(chunk);
         }
         received += chunk.length;
         if (kind && Number.isFinite(declared) && received >= declared) {
@@ -203,7 +231,9 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
         settled = true;
         if (kind) {
           sse?.end();
-          record(kind, requestText(), answerValue(), meta(status, stream));
+          const m = meta(status, stream);
+          if (body.over) m.incomplete = `the answer is over ${cap} bytes: not kept`;
+          record(kind, requestText(), answerValue(), m);
         }
         res.end(held);
       });
@@ -254,7 +284,7 @@ export async function startRecordingProxy(options: RecordOptions): Promise<Recor
     });
 
     req.on('data', (chunk: Buffer) => {
-      if (kind) requestChunks.push(chunk);
+      if (kind) requestKept.push(chunk);
       if (!up.write(chunk)) {
         req.pause();
         up.once('drain', () => req.resume());

@@ -3,14 +3,12 @@
 // format; stderr: one line per exchange. Stops on SIGINT or SIGTERM.
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Profile } from '../../core';
-import { loadContractPaths } from '../contracts';
 import { displayPath, UsageError } from '../files';
-import { oneOf } from '../settings';
 import { defaultOutFile } from './jsonl';
+import { liveCheckOptions } from './options';
 import { HOST, parseUpstream, startRecordingProxy, type RecordingProxy } from './proxy';
 
-export const RECORD_USAGE = `usage: contract-guard record --upstream URL [--port N] [--out FILE] [--contracts PATH]... [--profile strict|json-schema]
+export const RECORD_USAGE = `usage: contract-guard record --upstream URL [--port N] [--out FILE] [--contracts PATH]...
 
 A recording proxy for model APIs on ${HOST} (never another interface). Point a client's base URL at it
 (OpenAI-compatible clients: http://${HOST}:PORT/v1; Anthropic: http://${HOST}:PORT): each call of
@@ -18,9 +16,10 @@ A recording proxy for model APIs on ${HOST} (never another interface). Point a c
 answer comes back unchanged, plain or streamed as it arrives. Every exchange is appended to FILE (default
 traces/recorded-<date and time>.jsonl) as one JSONL line that \`contract-guard check\` reads, and checked at once:
 new findings are printed in check's text line format. The request's own tools are the contract unless --contracts
-names contract files. Credentials (Authorization, x-api-key, key-like headers and query values) never reach FILE.
-An upstream that cannot be reached: the client gets 502 with a one-line JSON error. --port 0 (the default) picks a
-free port; the first line printed says which. Stops on SIGINT or SIGTERM.`;
+(or contract-guard.config.json's "contracts" globs) names contract files; the config's other settings apply as
+check applies them to FILE. Credentials (Authorization, x-api-key, key-like headers and query values) never reach
+FILE. An upstream that cannot be reached: the client gets 502 with a one-line JSON error. --port 0 (the default)
+picks a free port; the first line printed says which. Stops on SIGINT or SIGTERM.`;
 
 export async function recordCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -30,7 +29,6 @@ export async function recordCommand(argv: string[]): Promise<number> {
       port: { type: 'string' },
       out: { type: 'string', short: 'o' },
       contracts: { type: 'string', multiple: true },
-      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -43,8 +41,7 @@ export async function recordCommand(argv: string[]): Promise<number> {
   if (typeof upstream === 'string') throw new UsageError(upstream);
   const port = Number(values.port ?? '0');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0..65535, not ${values.port}`);
-  const profile = oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict');
-  const { contracts } = await loadContractPaths(values.contracts ?? [], profile);
+  const check = await liveCheckOptions(values.contracts);
   const out = values.out ?? defaultOutFile('recorded');
   const write = (stream: NodeJS.WriteStream) => (line: string) => stream.write(line + '\n');
   let proxy: RecordingProxy;
@@ -53,7 +50,7 @@ export async function recordCommand(argv: string[]): Promise<number> {
       upstream: values.upstream,
       port,
       out,
-      check: { contracts: values.contracts?.length ? contracts : undefined, profile },
+      check,
       shownAs: displayPath(path.resolve(out)),
       onFinding: write(process.stdout),
       log: write(process.stderr),

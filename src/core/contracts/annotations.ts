@@ -11,13 +11,11 @@
 //   additive update, still a change).
 // - idempotentHint: true on a mutating tool -> a repeat with the same arguments changes nothing more.
 import type { ToolBehaviour } from '../model';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isPlainObject } from '../objects';
 
 /** The behaviour an MCP tool definition's `annotations` state, or undefined when they state none. */
 export function behaviourOf(annotations: unknown): ToolBehaviour | undefined {
-  if (!isObj(annotations)) return undefined;
+  if (!isPlainObject(annotations)) return undefined;
   const { readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: idempotent } = annotations;
   let mutates: boolean | undefined;
   if (typeof readOnly === 'boolean') mutates = !readOnly;

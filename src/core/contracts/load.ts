@@ -9,6 +9,7 @@ import { emptyContracts, type ContractSet, type ToolContract } from './types';
 import { behaviourOf } from './annotations';
 import { describeParseError } from '../parse/reader';
 import { depthExceeded } from '../parse/depth';
+import { isPlainObject, type Obj } from '../objects';
 
 /** Deeper than any real schema; deep enough to refuse what would overflow a recursive walker. */
 export const MAX_CONTRACT_DEPTH = 1000;
@@ -25,9 +26,6 @@ export interface ContractFinding {
   finding: Finding;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const ownFormatValidator = lazyValidator(contractFileSchema);
 
 interface Entry {
@@ -39,8 +37,8 @@ interface Entry {
 
 /** Normalise one tools-array item of any provider's shape. */
 function fromToolItem(item: unknown, at: (string | number)[]): Entry | string {
-  if (!isObj(item)) return 'a tool definition must be an object';
-  const fn = isObj(item.function) ? item.function : item;
+  if (!isPlainObject(item)) return 'a tool definition must be an object';
+  const fn = isPlainObject(item.function) ? item.function : item;
   const base = fn === item ? at : [...at, 'function'];
   if (typeof fn.name !== 'string' || fn.name === '') return 'a tool definition needs a "name"';
   // an MCP tool's annotations say whether it changes anything
@@ -48,7 +46,7 @@ function fromToolItem(item: unknown, at: (string | number)[]): Entry | string {
   const effects: Partial<ToolContract> = behaviour ? { mutates: behaviour.mutates, ...(behaviour.idempotent ? { idempotent: true } : {}) } : {};
   for (const key of ['parameters', 'input_schema', 'inputSchema']) {
     if (key in fn) {
-      const hasOutput = isObj(fn.outputSchema);
+      const hasOutput = isPlainObject(fn.outputSchema);
       return {
         contract: { name: fn.name, arguments: fn[key], result: hasOutput ? fn.outputSchema : undefined, ...effects },
         argsPath: [...base, key],
@@ -61,8 +59,8 @@ function fromToolItem(item: unknown, at: (string | number)[]): Entry | string {
 
 function listOf(v: unknown): { list: unknown[]; path: (string | number)[] } | undefined {
   if (Array.isArray(v)) return { list: v, path: [] };
-  if (isObj(v) && Array.isArray(v.tools)) return { list: v.tools, path: ['tools'] };
-  if (isObj(v) && isObj(v.result) && Array.isArray(v.result.tools)) return { list: v.result.tools, path: ['result', 'tools'] };
+  if (isPlainObject(v) && Array.isArray(v.tools)) return { list: v.tools, path: ['tools'] };
+  if (isPlainObject(v) && isPlainObject(v.result) && Array.isArray(v.result.tools)) return { list: v.result.tools, path: ['result', 'tools'] };
   return undefined;
 }
 
@@ -134,7 +132,7 @@ function readOne(file: ContractFile, profile: Profile, set: ContractSet, finding
   set.files.push(file.path);
   const entries: Entry[] = [];
   let partial = false;
-  if (isObj(value) && isObj(value.tools)) {
+  if (isPlainObject(value) && isPlainObject(value.tools)) {
     const validateOwnFormat = ownFormatValidator();
     if (!validateOwnFormat(value)) {
       const err = validateOwnFormat.errors![0];

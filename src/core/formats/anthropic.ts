@@ -9,12 +9,11 @@
 // the names their calls get; tools of the request's `mcp_servers`, by the calls made to them.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { isPlainObject, type SessionBuilder } from './builder';
+import type { SessionBuilder } from './builder';
+import { isPlainObject, type Obj } from '../objects';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isClineHistory } from './cline';
-
-type Obj = Record<string, unknown>;
 
 function isBlockList(v: unknown): v is unknown[] {
   return Array.isArray(v);

@@ -2,6 +2,7 @@
 // format reports the same encodings with the same offsets.
 import type { ArgumentsEncoding, Session, ToolBehaviour, ToolCall, TransportSignals } from '../model';
 import { type Anchor, type Doc, type JsonPath, embeddedDoc } from '../parse/doc';
+import { isPlainObject } from '../objects';
 
 export type ArgsExpectation = 'string' | 'object' | 'any';
 
@@ -39,10 +40,6 @@ export interface ResultInput {
 }
 
 const FENCE = /^\s*```[\w+-]*[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```\s*$/;
-
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {

@@ -5,11 +5,10 @@
 // result's reading (a body that says failure under a success flag is theater).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { isPlainObject, type SessionBuilder } from './builder';
+import type { SessionBuilder } from './builder';
+import { isPlainObject, type Obj } from '../objects';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-
-type Obj = Record<string, unknown>;
 
 const NAME_KEYS = ['name', 'tool'] as const;
 const ARGS_KEYS = ['arguments', 'args'] as const;

@@ -7,13 +7,12 @@
 // error flag: a result's failure is only what its body says.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import { isPlainObject, type SessionBuilder } from './builder';
+import type { SessionBuilder } from './builder';
+import { isPlainObject, type Obj } from '../objects';
 import { str, textOf, unansweredByName } from './util';
 import { isMiniSweTrajectory } from './mini-swe-agent';
 import { isLettaAgentFile } from './letta';
 import type { Doc, JsonPath } from '../parse/doc';
-
-type Obj = Record<string, unknown>;
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 

@@ -169,7 +169,7 @@ export function statusSignal(status: unknown, outcome: boolean): TransportSignal
 }
 
 /** A shell call's outcomes: the first non-zero exit code (else 0); a timeout is a failure. */
-export function shellSignal(output: unknown): TransportSignals {
+function shellSignal(output: unknown): TransportSignals {
   if (!Array.isArray(output)) return {};
   let exitCode: number | undefined;
   for (const o of output) {

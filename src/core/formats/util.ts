@@ -2,11 +2,10 @@
 // inside a string (a span attribute, an observation's input), decoded into a Doc whose spans map back to the file.
 import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
 import type { Session } from '../model';
-import { isPlainObject, SessionBuilder, type NodeRef } from './builder';
+import { SessionBuilder, type NodeRef } from './builder';
+import { isPlainObject, type Obj } from '../objects';
 
-export type Obj = Record<string, unknown>;
-
-export { isPlainObject };
+export { isPlainObject, type Obj };
 
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

@@ -1,12 +1,12 @@
 // A Doc is one unit of parsed JSON: a JSONL line, a whole JSON file, or the decoded text of a string that held
 // JSON (OpenAI's string-encoded `arguments`). Values come from JSON.parse (the fast path); source spans and
 // number lexemes are recovered lazily, by walking the text to the node, only for nodes that have findings.
-import type { Span } from '../model';
+import type { JsonPath, Span } from './span';
 import { sourceOffset } from './escapes';
 import { RecentCache } from '../recent';
 import { LARGE_TEXT, locate, newLocateCache, type LocateCache, type Located } from './locate';
 
-export type JsonPath = (string | number)[];
+export type { JsonPath } from './span';
 
 export interface Doc {
   /** The JSON text of this unit. */

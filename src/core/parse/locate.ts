@@ -1,7 +1,7 @@
 // Finding the source position of one node of a JSON text without building a tree: walk down the path, skipping
 // every other value with native string searches. Much cheaper than a full parse, and iterative, so nesting depth
 // cannot overflow the stack. Used only for nodes that have findings. The text is one that JSON.parse accepted.
-import type { JsonPath } from './doc';
+import type { JsonPath } from './span';
 
 export interface Located {
   start: number;

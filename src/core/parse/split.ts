@@ -55,7 +55,6 @@ const SCALAR = 2;
 
 /** Scalar members longer than this are carried once, like containers, not repeated in every part. */
 const LONG_SCALAR = 256;
-const QUOTE_OR_BACKSLASH = /["\\]/g;
 const SCALAR_END = /[^0-9A-Za-z.+-]/g;
 
 /** A copy that shares no memory with the chunk it was cut from (V8 slices keep their parent string alive). */
@@ -76,6 +75,9 @@ export class DocumentSplitter {
   private escaped = false;
   /** Parts emitted so far. */
   parts = 0;
+  /** Where the last part was cut, and the shallowest depth cut at so far. */
+  private cutAt = 0;
+  private cutDepth = Infinity;
   // one slot per depth (reused: no allocation per container)
   private readonly kind: number[] = [];
   private readonly at: number[] = [];
@@ -89,7 +91,7 @@ export class DocumentSplitter {
   private readonly keyEnd: number[] = [];
   private readonly valueStart: number[] = [];
   /** objects: the open member's `"key":` copied out once a part carried it (its chunk may be gone since) */
-  private readonly openKey: (Piece | undefined)[] = [];
+  private readonly openKey: ({ text: string; at: number; name: string } | undefined)[] = [];
   /** objects: members completed since the last part, as (start, end, carried-once) triples */
   private readonly members: number[][] = [];
   /** objects: scalar members already carried, repeated in later parts */
@@ -196,22 +198,19 @@ export class DocumentSplitter {
         this.escaped = false;
         i++;
       }
-      for (;;) {
-        QUOTE_OR_BACKSLASH.lastIndex = i;
-        const m = QUOTE_OR_BACKSLASH.exec(chunk);
-        if (!m) return n;
-        const j = m.index;
-        if (chunk.charCodeAt(j) === 92) {
-          if (j + 1 >= n) {
-            this.escaped = true;
-            return n;
-          }
-          i = j + 2;
-          continue;
+      // the next quote not escaped: preceded by an even run of backslashes (a run cut by the chunk's start has
+      // had its parity carried in `escaped`)
+      const from = i;
+      for (let q = chunk.indexOf('"', i); ; q = chunk.indexOf('"', q + 1)) {
+        if (q === -1) {
+          this.escaped = backslashesBefore(chunk, n, from) % 2 === 1;
+          return n;
         }
-        this.token = NONE;
-        this.tokenDone(base + j + 1);
-        return j + 1;
+        if (backslashesBefore(chunk, q, from) % 2 === 0) {
+          this.token = NONE;
+          this.tokenDone(base + q + 1);
+          return q + 1;
+        }
       }
     }
     SCALAR_END.lastIndex = i;
@@ -270,12 +269,40 @@ export class DocumentSplitter {
       if (this.pendingStart[d] < 0) this.pendingStart[d] = start;
       this.pendingEnd[d] = end;
       this.pendingCount[d]++;
-      if (end - this.pendingStart[d] >= this.options.partChars) this.emit(d, -1);
-      return;
+    } else this.members[d].push(this.keyStart[d], end, container || end - start > LONG_SCALAR ? 1 : 0);
+    if (end - this.cutAt >= this.options.partChars) this.cut(end);
+  }
+
+  /**
+   * Enough was read since the last part: cut one at the container whose waiting elements (or container members) are
+   * the most characters (the big array), carrying along what waits in its ancestors. Deeper than the shallowest cut so
+   * far (inside one element of the array cut until now) only once that element is past a quarter of `maxHeld`, so an
+   * element smaller than that is never cut inside.
+   */
+  private cut(end: number): void {
+    const deep = end - this.cutAt >= this.options.maxHeld / 4;
+    let best = -1;
+    let most = 0;
+    for (let i = 0; i <= this.depth && (deep || i <= this.cutDepth); i++) {
+      const size = this.waiting(i);
+      if (size > most) {
+        most = size;
+        best = i;
+      }
     }
-    const m = this.members[d];
-    m.push(this.keyStart[d], end, container || end - start > LONG_SCALAR ? 1 : 0);
-    if (end - m[0] >= this.options.partChars) this.emit(d, -1);
+    if (best < 0) return;
+    this.cutDepth = Math.min(this.cutDepth, best);
+    this.cutAt = end;
+    this.emit(best, -1);
+  }
+
+  /** How many characters frame `i` holds that no part carried yet (elements, container members). */
+  private waiting(i: number): number {
+    if (this.kind[i] === ARR) return this.pendingStart[i] >= 0 ? this.pendingEnd[i] - this.pendingStart[i] : 0;
+    const m = this.members[i];
+    let size = 0;
+    for (let j = 2; j < m.length; j += 3) if (m[j] === 1) size += m[j - 1] - m[j - 2];
+    return size;
   }
 
   /**
@@ -285,10 +312,7 @@ export class DocumentSplitter {
    */
   private emit(k: number, close: number): void {
     let content = false;
-    for (let i = 0; i <= k && !content; i++) {
-      if (this.kind[i] === ARR) content = this.pendingStart[i] >= 0;
-      else for (let j = 2; j < this.members[i].length && !content; j += 3) content = this.members[i][j] === 1;
-    }
+    for (let i = 0; i <= k && !content; i++) content = this.waiting(i) > 0;
     if (!content) return;
     const texts: string[] = [];
     const map: OffsetMap = { text: [], file: [] };
@@ -336,10 +360,10 @@ export class DocumentSplitter {
         }
         m.length = 0;
         if (i < k) {
-          const key = (this.openKey[i] ??= { text: own(this.slice(this.keyStart[i], this.valueStart[i])), at: this.keyStart[i] });
+          const key = (this.openKey[i] ??= { text: own(this.slice(this.keyStart[i], this.valueStart[i])), at: this.keyStart[i], name: JSON.parse(this.slice(this.keyStart[i], this.keyEnd[i])) as string });
           comma();
           put(key.text, key.at);
-          path.push(JSON.parse(this.slice(this.keyStart[i], this.keyEnd[i])) as string);
+          path.push(key.name);
         }
       }
       this.emitted[i] = true;
@@ -390,6 +414,13 @@ export class DocumentSplitter {
       throw new SplitLimit(`a value of this document over ${Math.round(this.options.maxHeld / 2 ** 20)} MB has no array or object to cut it at (the most read at once)`);
     }
   }
+}
+
+/** How many backslashes come right before `at` (not counting any before `from`). */
+function backslashesBefore(chunk: string, at: number, from: number): number {
+  let k = at;
+  while (k > from && chunk.charCodeAt(k - 1) === 92) k--;
+  return at - k;
 }
 
 function describe(c: number): string {

@@ -3,7 +3,7 @@
 // Inspect .eval by the JSON its members make — and checked on a thread of its own (runWorker.ts) so that two runs of
 // 100 MB never hold the extension host; where no thread can run (the web host) in place, between yields. Cancellable.
 import * as vscode from 'vscode';
-import { RunCollector, type ContractSet, type Profile, type RunSummary } from '../../core';
+import { RunCollector, TRACE_NAME, walkSkips, type ContractSet, type Profile, type RunSummary } from '../../core';
 import { abortError, workerConstructor, type ContractSources, type WorkerLike } from '../background';
 import { checkOptions } from '../diagnostics';
 import { evalViewUri, isEvalFile, readEval } from '../evalView';
@@ -11,10 +11,9 @@ import { decode } from '../lines';
 import { readSettings } from '../settings';
 import { collectFile, FIXTURE_NAME, isFromRunWorker, type FileCounts, type PlainCheckOptions, type RunFileJob } from './collect';
 
-/** What the CLI walks for (src/cli/files.ts), plus `.txt`/`.log` when named explicitly (any file named is read). */
-const TRACE_NAME = /\.(jsonl|ndjson|jsonlines|json|traj|eval|af)$/i;
+/** Walked folders give their TRACE_NAME files, as the CLI's walk does; a file named explicitly is read whatever its
+ *  name (`.txt`, `.log`). Contract files and the config file are never traces. */
 const NOT_TRACES = /\.contract\.jsonc?$|(^|\/)contract-guard\.config\.json$/i;
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test']);
 /** Files read ahead of the one being checked (reading is a round trip; checking is not). */
 const READ_AHEAD = 4;
 
@@ -81,7 +80,7 @@ export async function filesOf(side: SideInput, isContract: (uri: vscode.Uri) => 
     for (const [name, type] of entries) {
       const uri = vscode.Uri.joinPath(dir, name);
       if (type & vscode.FileType.Directory) {
-        if (!SKIP_DIRS.has(name) && !name.startsWith('.')) await walk(uri);
+        if (!walkSkips(name)) await walk(uri);
       } else if (type & vscode.FileType.File) {
         if (FIXTURE_NAME.test(name)) fixtures.push(uri);
         else if (TRACE_NAME.test(name) && !NOT_TRACES.test(name) && !isContract(uri)) traces.push(uri);

@@ -162,9 +162,13 @@ export function metaOf(uri: string, name: string, table: DecisionTable, total: n
  * gates that did not fail wait for the table (`pending`). Undefined when the last check kept its model here (the
  * table is then built at once) or is not current.
  */
-export function provisionalTable(doc: vscode.TextDocument, live: LiveModel): { table: DecisionTable; items: Item[] } | undefined {
+export function provisionalTable(doc: vscode.TextDocument, live: LiveModel): { table: DecisionTable; items: Item[] } | undefined;
+/** `probe`: only whether there would be one. */
+export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, probe: true): boolean;
+export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, probe = false): { table: DecisionTable; items: Item[] } | boolean | undefined {
   const state = live.state(doc.uri);
-  if (!state || state.version !== doc.version || state.result.model || !state.marks?.length) return undefined;
+  if (!state || state.version !== doc.version || state.result.model || !state.marks?.length) return probe ? false : undefined;
+  if (probe) return true;
   const { result } = state;
   const byCall = new Map<string, Finding[]>();
   const other: DecisionTable['other'] = [];

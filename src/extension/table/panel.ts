@@ -44,6 +44,8 @@ export class TablePanel implements vscode.Disposable {
   private isDisposed = false;
   /** The page shows the first screens from the last check; the table is on its way. */
   private provisional = false;
+  /** The computation started with the panel has finished. */
+  private earlyDone = false;
 
   constructor(readonly panel: vscode.WebviewPanel, readonly uri: vscode.Uri, private readonly deps: PanelDeps) {
     panel.webview.options = {
@@ -61,7 +63,14 @@ export class TablePanel implements vscode.Disposable {
     );
     panel.webview.html = this.html();
     // after a macrotask, so the messages that create the webview leave the extension host before the check runs
-    this.early = new Promise((r) => setTimeout(r, 0)).then(() => this.compute());
+    // (not when the first screens can come from the last check: the worker's check would then only compete with the
+    // page's start for the CPU; it starts once those rows are drawn)
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!open || !provisionalTable(open, deps.live, true)) {
+      this.early = new Promise((r) => setTimeout(r, 0))
+        .then(() => this.compute())
+        .finally(() => (this.earlyDone = true));
+    }
   }
 
   private setTitle(): void {
@@ -185,26 +194,32 @@ export class TablePanel implements vscode.Disposable {
   }
 
   /** The first screens from the last check while the table of a large trace is built on the worker thread. */
-  private async sendProvisional(): Promise<void> {
+  private async sendProvisional(): Promise<boolean> {
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(this.uri);
     } catch {
-      return; // compute() says why
+      return false; // compute() says why
     }
     const quick = provisionalTable(doc, this.deps.live);
-    if (!quick || this.table) return;
+    if (!quick || this.table) return false;
     this.provisional = true;
     const generation = ++this.generation;
     const timings = { provisional: 1, ready: this.readyMillis ?? -1, openedAt: this.openedAt };
     const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), quick.table, quick.items.length, generation, timings);
     this.post({ type: 'table', meta: { ...meta, provisional: true }, items: quick.items.slice(0, FIRST_CHUNK), done: false });
+    return true;
   }
 
   private async build(): Promise<void> {
     const early = this.early;
     this.early = undefined;
-    if (!this.table) await this.sendProvisional();
+    // the first screens from the last check, unless the table itself is ready already; the table is built once the
+    // page has drawn them (or after a moment)
+    if (!this.table && !this.earlyDone) {
+      const drawn = new Promise<void>((resolve) => (this.onRendered = resolve));
+      if (await this.sendProvisional()) await Promise.race([drawn, new Promise((r) => setTimeout(r, 400))]);
+    }
     const computed = await (early ?? this.compute());
     if (!computed) return;
     if ('error' in computed) {

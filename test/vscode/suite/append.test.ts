@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ContractGuardApi } from '../../../src/extension/extension';
-import { api, brief, closeAll, codeOf, open, ours, waitFor, wsUri } from './helpers';
+import { api, brief, closeAll, codeOf, longestPause, open, ours, waitFor, wsUri } from './helpers';
 
 const all = (uri: vscode.Uri) => ours(uri).map((d) => ({ ...brief(d), message: d.message }));
 const call = (weekday: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'get_hours', arguments: { building: 'Killam', weekday, ...extra } });
@@ -39,10 +39,7 @@ describe('a trace growing on disk', () => {
     // half a line: read as it stands (a parse error at the end), then whole once its newline comes
     const bad = call(true);
     appendFileSync(uri.fsPath, bad.slice(0, 20));
-    await waitFor('the partial line', () => cg.lastCheck(uri)?.appended && ours(uri).some((d) => codeOf(d) === 'parse-error'), 15000).catch((e) => {
-      console.log('DEBUG', JSON.stringify(doc.getText()), JSON.stringify(cg.lastCheck(uri)), JSON.stringify(all(uri)));
-      throw e;
-    });
+    await waitFor('the partial line', () => cg.lastCheck(uri)?.appended && ours(uri).some((d) => codeOf(d) === 'parse-error'), 15000);
     appendFileSync(uri.fsPath, `${bad.slice(20)}\n`);
     await waitFor('the completed line', () => cg.lastCheck(uri)?.appended && !ours(uri).some((d) => codeOf(d) === 'parse-error') && ours(uri).some((d) => d.range.start.line === 4 && codeOf(d) === 'type-drift'), 15000);
     const grown = all(uri);
@@ -55,6 +52,36 @@ describe('a trace growing on disk', () => {
     assert.deepStrictEqual(all(uri), grown);
     assert.strictEqual(cg.status(uri)?.calls, 5);
     assert.ok(!doc.isDirty);
+  });
+
+  it('follows a large trace on the worker thread that checked it', async () => {
+    const rel = 'grow/large.calls.jsonl';
+    const uri = wsUri(rel);
+    const lines: string[] = [];
+    for (let i = 0; lines.length * 80 < 1024 * 1024; i++) lines.push(call(i % 7, { building: `Hall ${i}` }));
+    writeFileSync(uri.fsPath, `${lines.join('\n')}\n`);
+    const t0 = Date.now();
+    const opened = await longestPause(async () => {
+      await open(rel);
+      await waitFor('the first check', () => cg.lastCheck(uri)?.growing && cg.status(uri), 60000);
+    });
+    console.log(`      TIMING open+check ${Date.now() - t0} ms, longest pause ${opened.pause} ms, check ${cg.lastCheck(uri)?.millis} ms`);
+    const first = cg.lastCheck(uri);
+    assert.deepStrictEqual(ours(uri).map(codeOf), [], 'good calls');
+    const t1 = Date.now();
+    const grown = await longestPause(async () => {
+      appendFileSync(uri.fsPath, `${call('3')}\n${call(0, { building: 'Hall 0' })}\n`);
+      await waitFor('the appended check', () => cg.lastCheck(uri) !== first && cg.lastCheck(uri)?.appended, 30000);
+    });
+    console.log(`      TIMING append ${Date.now() - t1} ms, longest pause ${grown.pause} ms, check ${cg.lastCheck(uri)?.millis} ms`);
+    assert.strictEqual(cg.lastCheck(uri)!.appended!.lines, 2);
+    const appended = all(uri);
+    assert.ok(appended.some((d) => d.range.startsWith(`${lines.length}:`) && d.code === 'type-drift'), JSON.stringify(appended));
+    assert.ok(appended.some((d) => d.range.startsWith(`${lines.length + 1}:`) && d.code === 'duplicate-fingerprint'), 'a repeat of line 2, read long before');
+    const last = cg.lastCheck(uri);
+    cg.recheck(uri);
+    await waitFor('a whole check', () => cg.lastCheck(uri) !== last && cg.lastCheck(uri)?.appended === undefined && cg.lastCheck(uri)?.growing, 60000);
+    assert.deepStrictEqual(all(uri), appended);
   });
 
   it('an edit above the end is checked whole (the saved state is past it)', async () => {

@@ -4,7 +4,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { checkText, loadContracts } from '../../../src/core';
 import type { ContractGuardApi } from '../../../src/extension/extension';
-import { api, closeAll, codeOf, longestPause, ours, waitFor, workspaceContracts, wsUri } from './helpers';
+import { api, closeAll, codeOf, longestPause, ours, setSetting, waitFor, workspaceContracts, wsUri } from './helpers';
+import { MAX_LENSES } from '../../../src/extension/fixtures/providers';
 
 /** One conversation of call lines (so the file is always checked whole), every 500th call bad. */
 function bigCalls(megabytes: number): string {
@@ -83,13 +84,15 @@ describe('large traces', () => {
     await vscode.window.showTextDocument(doc);
     await waitFor('diagnostics on the 3 MB trace', () => ours(uri).length > 0, 60000);
     await cg.settled();
+    await setSetting('contractGuard.codeLens', 'all');
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 5000);
+    await setSetting('contractGuard.codeLens', undefined);
     const titles = lenses.map((l) => `${l.range.start.line} ${l.command?.title ?? ''}`);
     const freeze = titles.filter((t) => / Freeze get_hours as fixture /.test(t));
-    assert.strictEqual(freeze.length, 500, 'one freeze lens per call, for the first 500 calls of a trace checked on the worker');
+    assert.strictEqual(freeze.length, MAX_LENSES, 'one freeze lens per call (contractGuard.codeLens: all), for the first calls of a trace checked on the worker');
     assert.ok(titles.includes('250 $(beaker) Freeze get_hours as fixture (type-drift)'), titles.slice(245, 255).join('\n'));
     assert.ok(titles.includes('251 $(beaker) Freeze get_hours as fixture (ok)'));
-    assert.ok(titles.includes('0 $(table) Decision table'), 'the turn lens above the first call');
+    assert.ok(titles.includes('0 $(table) Decision table'), 'the session lens above the first call');
   }).timeout(120000);
 
   it('are checked on the worker by Check Workspace Contracts too, unopened', async () => {

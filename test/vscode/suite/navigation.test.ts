@@ -79,7 +79,7 @@ describe('navigation: symbols, lenses, links', () => {
     const inBoundary = write.filter((s) => s.location.uri.path.endsWith('boundary.anthropic.jsonl'));
     assert.strictEqual(inBoundary.length, 2, JSON.stringify(write.map((s) => s.containerName)));
     // the one that claimed a write without moving the digest carries its code
-    assert.ok(inBoundary.some((s) => /^[✗⚠] stale-digest · turn \d+$/.test(s.containerName)), JSON.stringify(inBoundary.map((s) => s.containerName)));
+    assert.ok(inBoundary.some((s) => /^[✗⚠] stale-digest · turn \d+ · path: "notes\/a\.md"/.test(s.containerName)), JSON.stringify(inBoundary.map((s) => s.containerName)));
   });
 
   it('puts freeze lenses on failing calls only by default; all or none as contractGuard.codeLens says', async () => {

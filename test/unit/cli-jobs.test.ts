@@ -1,0 +1,75 @@
+// `check --jobs N` (src/cli/check-files.ts, pool.ts, worker.ts): on worker threads, the report is byte for byte the
+// one a check on this thread writes: on the corpus, the fixtures, and large generated traces (a fine-tune JSONL,
+// whose slices are checked at once, and a Claude Code log, whose lines are read together).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CORPUS, ROOT } from './helpers';
+
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+function run(args: string[], threads: 'always' | 'never') {
+  const r = spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CONTRACT_GUARD_THREADS: threads } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The same report here and on 1 and 3 threads. */
+function sameEverywhere(args: string[]): string {
+  const here = run(args, 'never');
+  assert.ok(here.code === 0 || here.code === 1, here.stderr);
+  for (const jobs of ['1', '3']) {
+    const threads = run([...args, '--jobs', jobs], 'always');
+    assert.equal(threads.stderr, here.stderr, `--jobs ${jobs}: ${args.join(' ')}`);
+    assert.equal(threads.code, here.code, `--jobs ${jobs}: ${args.join(' ')}`);
+    assert.ok(threads.stdout === here.stdout, `--jobs ${jobs} wrote another report for ${args.join(' ')}`);
+  }
+  return here.stdout;
+}
+
+describe('check --jobs', () => {
+  let dir = '';
+  before(() => {
+    assert.ok(existsSync(path.join(ROOT, 'dist', 'cliWorker.js')), 'dist/cliWorker.js is built by `npm run build`');
+    dir = mkdtempSync(path.join(tmpdir(), 'cg-jobs-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('the fixtures: the same report in every format', () => {
+    for (const format of ['json', 'jsonl', 'sarif', 'text', 'markdown']) {
+      const out = sameEverywhere(['fixtures/traces', '--contracts', 'fixtures/contracts', '--format', format]);
+      assert.ok(out.length > 100);
+    }
+  });
+
+  it('the corpus: the same report (JSON and SARIF)', { skip: !existsSync(CORPUS) && 'no ../shared/corpus' }, () => {
+    const json = JSON.parse(sameEverywhere([CORPUS, '--format', 'json']));
+    assert.ok(json.files.length >= 50 && json.summary.calls > 100);
+    sameEverywhere([CORPUS, 'fixtures/traces', '--contracts', 'fixtures/contracts', '--format', 'sarif']);
+  });
+
+  it('large traces: a fine-tune JSONL in slices and a Claude Code log whole give the same report', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generate } = require(path.join(ROOT, 'test', 'bench', 'generate.js')) as { generate: (f: string, mb: number, contracts: string) => { calls: number } };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number) => { calls: number } };
+    const fine = path.join(dir, 'finetune.jsonl');
+    const cc = path.join(dir, 'claude.jsonl');
+    const calls = generate(fine, 6, path.join(ROOT, 'fixtures', 'contracts')).calls;
+    generateClaudeCode(cc, 5);
+    const doc = JSON.parse(sameEverywhere([fine, '--contracts', 'fixtures/contracts', '--format', 'json']));
+    assert.equal(doc.summary.calls, calls);
+    assert.ok(doc.summary.error > 100);
+    sameEverywhere([fine, cc, '--contracts', 'fixtures/contracts', '--format', 'text']);
+  });
+
+  it('--jobs takes a whole number of at least 1', () => {
+    for (const bad of ['0', 'two', '-1']) {
+      const r = run(['fixtures/traces', `--jobs=${bad}`], 'never');
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /^contract-guard: --jobs must be a whole number of at least 1, not .+\n$/);
+    }
+  });
+});
