@@ -37,8 +37,9 @@ export interface CheckFilesRun {
 /** Below this much input, starting threads costs more than it saves: the run is checked on this thread. */
 const THREADS_FROM_BYTES = 4 << 20;
 const THREADS_FROM_FILES = 64;
-/** A JSONL file at least this large is cut into slices (when there are several threads). */
-const SLICE_FROM_BYTES = 4 << 20;
+/** A JSONL file at least this large is cut into slices (when there are several threads): below it, warming up a
+ *  second thread's code costs more than the slices save (CONTRACT_GUARD_SLICE_BYTES sets it, for tests). */
+const SLICE_FROM_BYTES = Number(process.env.CONTRACT_GUARD_SLICE_BYTES) || 32 << 20;
 /** The first slice is small: it tells cheaply whether the file's lines stand alone. */
 const PROBE_CHARS = 1 << 18;
 const SLICE_CHARS = 1 << 20;
@@ -63,7 +64,8 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<ReportFile
   }
   const big = sizes.some((s) => s >= SLICE_FROM_BYTES);
   const size = Math.max(1, Math.min(run.jobs, big ? run.jobs : run.targets.length));
-  const heapMb = Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
+  // each thread's heap: a share of the memory, 512 MB to 4 GB (CONTRACT_GUARD_THREAD_HEAP_MB sets it, for tests)
+  const heapMb = Number(process.env.CONTRACT_GUARD_THREAD_HEAP_MB) || Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
   const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, run.settings, heapMb);
   try {
     const entry = run.settings.entry;

@@ -4,13 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Profile } from '../core/contracts/compile';
-import { isIgnored, type ContractGuardConfig } from '../core/config';
-import type { CheckOptions } from '../core/engine';
-import { LineIndex } from '../core/parse/reader';
-import { checkFixture, compareFails, compareRuns, mockCoverage, RunCollector, type CompareFailOn, type RunSummary } from '../core/report/compare';
-import { renderCompareMarkdown, renderCompareText, renderCoverageMarkdown, renderCoverageText } from '../core/report/compare-render';
-import { FIXTURE_SUFFIX } from '../core/fixtures/format';
+import { checkFixture, type CheckOptions, type CompareFailOn, compareFails, compareRuns, type ContractGuardConfig, FIXTURE_SUFFIX, isIgnored, LineIndex, mockCoverage, type Profile, renderCompareMarkdown, renderCompareText, renderCoverageMarkdown, renderCoverageText, RunCollector, type RunSummary } from '../core';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, expandGlobs, findTraceFiles, UsageError } from './files';
 import { findFixtureFiles } from './fixture-files';

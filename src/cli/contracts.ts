@@ -1,10 +1,7 @@
 // Loading the contracts named by --contracts (files or folders), for every command that needs them.
 // A broken contract file is a usage error: one line with where and why.
 import { promises as fs } from 'node:fs';
-import type { Profile } from '../core/contracts/compile';
-import { loadContracts, type ContractFile } from '../core/contracts/load';
-import { emptyContracts, type ContractSet } from '../core/contracts/types';
-import { LineIndex } from '../core/parse/reader';
+import { type ContractFile, type ContractSet, emptyContracts, LineIndex, loadContracts, type Profile } from '../core';
 import { displayPath, findContractFiles, UsageError } from './files';
 import { filterByGlobs } from './settings';
 

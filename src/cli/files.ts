@@ -1,8 +1,7 @@
 // Finding files on disk: trace files under folders, and contract files named by --contracts.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { matchesGlob } from '../core/config';
-import { TRACE_NAME, walkSkips } from '../core';
+import { matchesGlob, TRACE_NAME, walkSkips } from '../core';
 
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
 

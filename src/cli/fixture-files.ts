@@ -2,7 +2,7 @@
 // overwriting (temp file in the same folder, then a hard link that fails if the name exists).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { FIXTURE_SUFFIX } from '../core/fixtures/format';
+import { FIXTURE_SUFFIX } from '../core';
 import { walk } from './files';
 import { loadConfig } from './settings';
 

@@ -3,8 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { callsOnLine, checkForFreeze, freeze, verdictText } from '../core/fixtures';
-import { joinInside } from '../core/fixtures/names';
+import { callsOnLine, checkForFreeze, freeze, joinInside, verdictText } from '../core';
 import { loadContractPaths } from './contracts';
 import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, writeNewFile } from './fixture-files';
 import { displayPath, UsageError } from './files';

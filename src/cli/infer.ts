@@ -2,8 +2,7 @@
 // in the traces. Printed, or written to FILE, which must not exist yet (a contract is never overwritten).
 import { promises as fs } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { inferContract, renderContract } from '../core/contracts/infer';
-import type { ToolCall } from '../core/model';
+import { inferContract, renderContract, type ToolCall } from '../core';
 import { displayPath, findTraceFiles, UsageError } from './files';
 import { checkFile } from './stream';
 import { writeNewFile } from './fixture-files';

@@ -2,7 +2,7 @@
 // resolves them), or, on GitHub Actions, to the file at the commit being checked (a step summary resolves nothing).
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { LinkTo } from '../core/report/markdown';
+import type { LinkTo } from '../core';
 
 function repoRoot(): string {
   const ws = process.env.GITHUB_WORKSPACE;

@@ -1,7 +1,7 @@
 // A pool of worker threads that run jobs of one kind (src/cli/worker.ts for `check`): each thread is started once
 // with its settings (so contracts are compiled once per thread, not per file) and then takes job after job. Jobs go
-// to the thread with the fewest waiting; replies come back by id. A thread that dies (out of memory past its heap
-// limit) fails its jobs with one line saying so, and the pool starts no more on it.
+// to the thread with the fewest waiting (a new thread is started only when all are busy); replies come back by id.
+// A thread that dies (out of memory past its heap limit) fails its jobs, and every later one, with its error.
 import type { Worker } from 'node:worker_threads';
 
 export interface PoolReply {
@@ -24,46 +24,53 @@ export function defaultJobs(): number {
 export class WorkerPool<Job extends object, Reply> {
   private readonly slots: Slot[] = [];
   private nextId = 1;
+  private readonly Worker: typeof Worker;
 
-  /** `heapMb`: each thread's heap limit; a job that needs more fails with a one-line error instead of a V8 abort. */
-  constructor(file: string, size: number, workerData: unknown, heapMb: number) {
+  /** Up to `size` threads, each started when a job finds all the others busy (one file needs one thread).
+   *  `heapMb`: each thread's heap limit; a job that needs more fails with a one-line error instead of a V8 abort. */
+  constructor(private readonly file: string, private readonly limit: number, private readonly workerData: unknown, private readonly heapMb: number) {
     // required here, not imported: the extension's web bundle holds this module but never starts a pool
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { Worker } = require('node:worker_threads') as typeof import('node:worker_threads');
-    for (let i = 0; i < size; i++) {
-      const worker = new Worker(file, { workerData, resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-      const slot: Slot = { worker, waiting: new Map() };
-      worker.on('message', (m: PoolReply & { error?: string }) => {
-        const w = slot.waiting.get(m.id);
-        if (!w) return;
-        slot.waiting.delete(m.id);
-        w.resolve(m);
-      });
-      const fail = (e: Error) => {
-        slot.dead ??= e;
-        for (const w of slot.waiting.values()) w.reject(slot.dead);
-        slot.waiting.clear();
-      };
-      worker.on('error', (e: Error) => fail(/heap|memory/i.test(e.message) ? new Error(`a check ran out of memory (more than ${heapMb} MB of heap on one thread)`) : e));
-      worker.on('exit', (code) => fail(new Error(`a check thread stopped (exit code ${code})`)));
-      this.slots.push(slot);
-    }
+    this.Worker = (require('node:worker_threads') as typeof import('node:worker_threads')).Worker;
   }
 
+  /** The most threads it runs. */
   get size(): number {
-    return this.slots.length;
+    return this.limit;
+  }
+
+  private start(): Slot {
+    const worker = new this.Worker(this.file, { workerData: this.workerData, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    const slot: Slot = { worker, waiting: new Map() };
+    worker.on('message', (m: PoolReply) => {
+      const w = slot.waiting.get(m.id);
+      if (!w) return;
+      slot.waiting.delete(m.id);
+      w.resolve(m);
+    });
+    const fail = (e: Error) => {
+      slot.dead ??= e;
+      for (const w of slot.waiting.values()) w.reject(slot.dead);
+      slot.waiting.clear();
+    };
+    worker.on('error', (e: Error) => fail(e)); // out of memory: ERR_WORKER_OUT_OF_MEMORY (limits.ts names it)
+    worker.on('exit', (code) => fail(new Error(`a check thread stopped (exit code ${code})`)));
+    this.slots.push(slot);
+    return slot;
   }
 
   /** Run one job; the reply is the worker's message for it. */
   run(job: Job, transfer?: ArrayBuffer[]): Promise<Reply> {
-    const live = this.slots.filter((s) => !s.dead);
-    if (!live.length) return Promise.reject(this.slots[0]?.dead ?? new Error('no check thread'));
-    let slot = live[0];
-    for (const s of live) if (s.waiting.size < slot.waiting.size) slot = s;
+    const dead = this.slots.find((s) => s.dead)?.dead;
+    if (dead) return Promise.reject(dead); // a thread died (out of memory): the run stops
+    let slot: Slot | undefined;
+    for (const s of this.slots) if (!slot || s.waiting.size < slot.waiting.size) slot = s;
+    if (!slot || (slot.waiting.size > 0 && this.slots.length < this.limit)) slot = this.start();
     const id = this.nextId++;
+    const chosen = slot;
     return new Promise<Reply>((resolve, reject) => {
-      slot.waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
-      slot.worker.postMessage({ ...job, id }, transfer);
+      chosen.waiting.set(id, { resolve: resolve as (r: unknown) => void, reject });
+      chosen.worker.postMessage({ ...job, id }, transfer);
     });
   }
 

@@ -4,9 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Profile } from '../core/contracts/compile';
-import type { ContractSet } from '../core/contracts/types';
-import { isDrift, renderReplayTable, replayFixture, replaySummary, type ReplayOutcome } from '../core/fixtures';
+import { type ContractSet, isDrift, type Profile, renderReplayTable, replayFixture, type ReplayOutcome, replaySummary } from '../core';
 import { loadContractPaths } from './contracts';
 import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
 import { displayPath, UsageError } from './files';

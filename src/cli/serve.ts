@@ -7,7 +7,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { answer, indexFixtures, type FixtureIndex } from '../core/fixtures';
+import { answer, type FixtureIndex, indexFixtures } from '../core';
 import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
 import { displayPath, UsageError } from './files';
 

@@ -2,9 +2,7 @@
 // the CLI's flags. Flags win over the config file; paths and globs of the config are relative to its folder.
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CODES } from '../core/checks';
-import { CONFIG_FILE, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type ContractGuardConfig } from '../core/config';
-import type { SeverityOverrides } from '../core/engine';
+import { CODES, CONFIG_FILE, type ContractGuardConfig, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type SeverityOverrides } from '../core';
 import { UsageError } from './files';
 
 export interface LoadedConfig {

@@ -32,8 +32,9 @@ export async function checkFile(file: string, options: CheckOptions): Promise<Ch
   }
 }
 
-/** How the file's head says it is read; `document` also when only the whole can tell (then addText decides). */
-async function headShape(file: string, name: string): Promise<'lines' | 'document'> {
+/** How the file's head says it is read; `document` also when only the whole can tell (then addText decides).
+ *  `whole`: the file's bytes, when the head is all of it (a small file is opened and read once). */
+async function headOf(file: string, name: string): Promise<{ shape: 'lines' | 'document'; whole?: Buffer }> {
   const handle = await fs.open(file, 'r');
   try {
     const buf = Buffer.alloc(1 << 16);
@@ -42,7 +43,7 @@ async function headShape(file: string, name: string): Promise<'lines' | 'documen
     // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing; when the head
     // cannot tell, the whole is read and addText decides with its own (single) parse
     const head = shapeFromHead(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
-    return head ?? (JSONL_NAME.test(name) ? 'lines' : 'document');
+    return { shape: head ?? (JSONL_NAME.test(name) ? 'lines' : 'document'), whole: complete ? buf.subarray(0, bytesRead) : undefined };
   } finally {
     await handle.close();
   }
@@ -52,7 +53,7 @@ async function headShape(file: string, name: string): Promise<'lines' | 'documen
 export async function readsAsJsonl(file: string): Promise<boolean> {
   if (CONTAINER.test(file)) return false;
   const inner = GZIP.test(file) ? file.slice(0, -3) : file;
-  return GZIP.test(file) ? JSONL_NAME.test(inner) : (await headShape(file, inner)) === 'lines';
+  return GZIP.test(file) ? JSONL_NAME.test(inner) : (await headOf(file, inner)).shape === 'lines';
 }
 
 async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<CheckedFile> {
@@ -63,9 +64,10 @@ async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<Ch
     const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
     return { result, index: LineIndex.of(result.text) };
   }
-  if (!(await readsAsJsonl(file))) {
-    if (!gzip && (await fs.stat(file)).size <= DEFAULT_STREAM_LIMITS.wholeChars) {
-      const text = (await fs.readFile(file)).toString('utf8');
+  const head = gzip ? undefined : await headOf(file, inner);
+  if (gzip ? !JSONL_NAME.test(inner) : head!.shape === 'document') {
+    if (!gzip && (head!.whole !== undefined || (await fs.stat(file)).size <= DEFAULT_STREAM_LIMITS.wholeChars)) {
+      const text = (head!.whole ?? (await fs.readFile(file))).toString('utf8');
       const checker = new TraceChecker({ ...options, fileName: inner });
       checker.addText(text);
       return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
@@ -77,7 +79,8 @@ async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<Ch
   const checker = new TraceChecker({ ...options, fileName: inner });
   const index = new LineIndex();
   const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => index.addLineStart(offset));
-  for await (const piece of decodedText(file, gzip)) cutter.push(piece);
+  if (head?.whole) cutter.push(head.whole.toString('utf8'));
+  else for await (const piece of decodedText(file, gzip)) cutter.push(piece);
   cutter.end();
   return { result: checker.finish(), index };
 }

@@ -3,9 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { emptyContracts } from '../core/contracts/types';
-import { buildDecisionTable, replayFixturesByCall, type TableOptions } from '../core/report/decision-table';
-import { renderTableMarkdown, renderTableText, tableJson } from '../core/report/table-render';
+import { buildDecisionTable, emptyContracts, renderTableMarkdown, renderTableText, replayFixturesByCall, tableJson, type TableOptions } from '../core';
 import { keepFinding, loadRunSettings, RUN_FLAGS, writeOut } from './compare';
 import { displayPath, UsageError } from './files';
 import { findFixtureFiles } from './fixture-files';

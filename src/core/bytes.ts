@@ -31,13 +31,15 @@ export interface StreamLimits {
   maxWholeChars: number;
   /** A part is cut once the elements waiting in one array reach this many characters. */
   partChars: number;
+  /** An element of an array (a span, a record) is cut inside only once it is this many characters. */
+  elementChars: number;
   /** The most characters held at once while cutting (one value with nothing to cut it at). */
   maxHeld: number;
   /** Asked after each part is read: a message stops the check (the CLI watches its heap here). */
   check?: () => string | undefined;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 1 << 20, maxHeld: 256 << 20 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 1 << 20, elementChars: 8 << 20, maxHeld: 256 << 20 };
 
 /** A limit of reading was reached: the message is one line that says which. */
 export class ReadLimit extends Error {}
@@ -72,12 +74,13 @@ const MB = (chars: number) => `${Math.round(chars / 2 ** 20)} MB`;
 export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>, options: CheckOptions = {}, limits: Partial<StreamLimits> = {}, onText?: (text: string, offset: number) => void): Promise<StreamedDocument> {
   const L = { ...DEFAULT_STREAM_LIMITS, ...limits };
   const checker = new TraceChecker(options);
-  const split = { partChars: L.partChars, maxHeld: L.maxHeld };
+  const split = { partChars: L.partChars, elementChars: L.elementChars, maxHeld: L.maxHeld };
   // pass 1: held whole while small; then cut, every part parsed and previewed
   const held: string[] = [];
   let heldChars = 0;
   let splitter: DocumentSplitter | undefined;
   const preview = (part: Part) => {
+    if (part.whole) throw new NotInParts('it is one part'); // small enough to read whole after all
     const value = parsePart(part);
     if (!checker.readsInParts(value, part.path)) throw new NotInParts('its format reads it only whole');
     checker.previewPart(partDoc(part.text, part.base, value, part.map));

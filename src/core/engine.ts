@@ -250,15 +250,21 @@ export class TraceChecker {
    */
   readsInParts(value: unknown, path: JsonPath): boolean {
     let node = value;
+    let shaped = false;
     for (let i = 0; ; i++) {
       const line = this.adapters.find((a) => a.lines?.claims(node));
       const whole = this.adapters.find((a) => a.document?.claims(node));
       if (line) return whole === undefined || whole === line;
       if (whole || this.adapters.some((a) => a.lines?.accepts?.(node))) return false;
-      if (this.fallback && claims(this.fallback, node)) return false;
-      if (i === path.length || typeof node !== 'object' || node === null) return true;
+      shaped ||= this.fallback !== undefined && claims(this.fallback, node);
+      if (i === path.length || typeof node !== 'object' || node === null) break;
       node = (node as Record<string | number, unknown>)[path[i]];
     }
+    // the shape reader reads a file only when no adapter claims any of it: a part whose elements some adapter
+    // claims says this file is not one; of one with none, the shape reader would read each part as a whole
+    if (!shaped) return true;
+    const elements = typeof node === 'object' && node !== null ? Object.values(node) : [];
+    return elements.some((e) => this.adapters.some((a) => claims(a, e)));
   }
 
   /** The first pass over a document read in parts: its line reader may note what each part holds, to check each

@@ -5,7 +5,7 @@
 // `SessionState`), and then let go. What is kept between segments is facts and fixed-size hashes, never calls.
 // A whole session is one segment: the checks run the same code either way.
 import type { SessionState } from './checks/check';
-import type { AssistantText, Session, ToolCall, ToolResult } from './model';
+import type { AssistantText, Finding, Session, ToolCall, ToolResult } from './model';
 
 /** A session is cut when at least this many of its calls are settled (and, when asked, at the latest settled point). */
 export const SEGMENT_CALLS = 2000;
@@ -20,11 +20,15 @@ export interface SessionRun {
   results: number;
   texts: number;
   /** Its findings so far, waiting for the session's index (given when the session is complete, as before). */
-  findings: import('./model').Finding[];
+  findings: Finding[];
+  /** The latest turn a cut was tried at, and with how few calls (a cut before the latest turn can only appear
+   *  when a new turn begins, or when fewer settled calls will do). */
+  tried: number;
+  triedMin: number;
 }
 
 export function newRun(): SessionRun {
-  return { state: { checks: {} }, calls: 0, results: 0, texts: 0, findings: [] };
+  return { state: { checks: {} }, calls: 0, results: 0, texts: 0, findings: [], tried: 0, triedMin: 0 };
 }
 
 /** The part of a session a segment checks: the settled calls, results and texts, with every definition so far. */
@@ -48,6 +52,9 @@ export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS): C
   const { calls, results } = session;
   if (calls.length - run.calls < Math.max(min, 1) + 1) return undefined;
   const latest = calls[calls.length - 1].turn;
+  if (latest === run.tried && min >= run.triedMin) return undefined;
+  run.tried = latest;
+  run.triedMin = min;
   let c = calls.length - 1;
   while (c > run.calls && calls[c - 1].turn >= latest) c--;
   if (c - run.calls < Math.max(min, 1) || calls[c - 1].turn >= latest) return undefined;
@@ -104,7 +111,9 @@ export function release(session: Session, run: SessionRun, cut: Cut): void {
 }
 
 /** A copy of a run to finish without disturbing the run itself (`TraceChecker.peek`). Check states hold Maps,
- *  Sets, arrays and plain objects, and a few kept calls and results: structuredClone copies them all. */
+ *  Sets, arrays and plain objects, and a few kept calls and results: structuredClone copies them all. Pairing's
+ *  facts are only read by a last segment: shared, not copied. */
 export function cloneRun(run: SessionRun): SessionRun {
-  return { state: structuredClone(run.state), calls: run.calls, results: run.results, texts: run.texts, findings: [...run.findings] };
+  const state = { pairing: run.state.pairing, checks: structuredClone(run.state.checks) };
+  return { state, calls: run.calls, results: run.results, texts: run.texts, findings: [...run.findings], tried: run.tried, triedMin: run.triedMin };
 }

@@ -3,8 +3,7 @@
 // settings by readSettings (settings.ts): a setting the user set (user, workspace or folder level) wins; otherwise
 // the config file's value replaces the default. The baseline it names is read too: baselined findings are hints.
 import * as vscode from 'vscode';
-import { parseBaseline, type Baseline } from '../core/baseline';
-import { CONFIG_FILE, parseConfig, type ContractGuardConfig } from '../core/config';
+import { type Baseline, CONFIG_FILE, type ContractGuardConfig, parseBaseline, parseConfig } from '../core';
 
 interface Loaded {
   config: ContractGuardConfig;

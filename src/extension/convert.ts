@@ -1,10 +1,9 @@
 // Findings (plain records with offsets) to VS Code diagnostics. Nothing else in the extension builds diagnostics.
 import * as vscode from 'vscode';
-import type { Finding, Span } from '../core/model';
+import { type Finding, isIgnored, type Span } from '../core';
 import { rangeOf, type Positioner } from './lines';
 import type { SeveritySetting } from './settings';
 import { baselineOf, workspaceConfig } from './config';
-import { isIgnored } from '../core/config';
 
 export const SOURCE = 'Contract Guard';
 

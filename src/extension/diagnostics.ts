@@ -489,7 +489,7 @@ export class TraceDiagnostics implements vscode.Disposable {
       return;
     }
     // after the diagnostics are out, if the document did not move on meanwhile
-    setTimeout(async () => {
+    const build = async () => {
       if (stale()) return;
       this.running++;
       try {
@@ -502,7 +502,8 @@ export class TraceDiagnostics implements vscode.Disposable {
       } finally {
         this.running--;
       }
-    }, 0);
+    };
+    setTimeout(() => void build(), 0);
   }
 
   /** After a whole check in this thread of a trace read line by line: its growing trace, built in slices after the
@@ -512,7 +513,7 @@ export class TraceDiagnostics implements vscode.Disposable {
     const key = doc.uri.toString();
     const version = doc.version;
     const stale = () => doc.isClosed || doc.version !== version || this.states.get(key)?.result !== result;
-    setTimeout(async () => {
+    const build = async () => {
       if (stale()) return;
       this.running++;
       try {
@@ -522,7 +523,8 @@ export class TraceDiagnostics implements vscode.Disposable {
       } finally {
         this.running--;
       }
-    }, 0);
+    };
+    setTimeout(() => void build(), 0);
   }
 
   private publish(doc: vscode.TextDocument, state: Omit<TraceState, 'version' | 'counts'>): void {

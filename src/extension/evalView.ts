@@ -5,12 +5,9 @@
 // - the JSON view: a virtual document (`contract-guard-eval:` scheme, read-only by nature) with that text, which the
 //   live diagnostics, hovers, the decision table and freezing treat like any trace.
 import * as vscode from 'vscode';
-import { buildDecisionTable, type DecisionTable } from '../core/report/decision-table';
-import { checkText, emptyContracts, LineIndex } from '../core';
-import { containerText } from '../core/parse/container';
+import { buildDecisionTable, checkText, containerText, type ContractSet, type DecisionTable, emptyContracts, LineIndex } from '../core';
 import { BACKGROUND_CHECK_SIZE, checkOptions } from './diagnostics';
 import type { LiveModel } from './table/data';
-import type { ContractSet } from '../core';
 
 export const EVAL_SCHEME = 'contract-guard-eval';
 export const EVAL_EDITOR = 'contractGuard.evalLog';

@@ -3,8 +3,7 @@
 // `<name>.contract.json` (or `<name>-2.contract.json`, ...: an existing file is never overwritten) and opened
 // for review. Works on unsaved text and in virtual workspaces (vscode.workspace.fs).
 import * as vscode from 'vscode';
-import { checkText } from '../core/engine';
-import { inferContract, renderContract } from '../core/contracts/infer';
+import { checkText, inferContract, renderContract } from '../core';
 import { writeNew } from './files';
 
 /** Write `text` to the first free `<stem>.contract.json`, `<stem>-2.contract.json`, ... beside the trace. */

@@ -3,8 +3,7 @@
 // plain-text document (`.txt`, `.log`, `.chunks`, `.af`, no extension) goes only when its first bytes start like
 // JSON, JSONL or a recorded SSE stream. Whether it is JSONL or one document is then the core's call (textShape).
 import { parse } from 'jsonc-parser';
-import { isPlainObject } from '../core';
-import { textShape } from '../core/parse/reader';
+import { isPlainObject, textShape } from '../core';
 
 /** Languages whose documents are always given to the core (it decides whether they are traces). */
 export const JSON_LANGUAGES: ReadonlySet<string> = new Set(['json', 'jsonc', 'jsonl']);

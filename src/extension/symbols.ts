@@ -1,9 +1,10 @@
 // Symbols of a trace: sessions → turns → calls for the Outline, breadcrumbs, Go to Symbol in Editor and sticky
 // scroll; and the calls of every checked trace, by tool name, for Go to Symbol in Workspace. Both are built from the
 // call marks of the last check (the worker sends them for a large trace), never by reading the trace again, and the
-// outline is built in slices, yielding to the extension host in between.
+// outline is built in slices of a few milliseconds, yielding to the extension host in between.
 import * as vscode from 'vscode';
-import { yieldToLoop, type FileResult } from '../core';
+import type { FileResult } from '../core';
+import { Slices } from './slices';
 import { marksOf, type CallMark } from './callMarks';
 import { callKey, marker, verdictsByCall, type CallVerdict } from './callFindings';
 import type { SeverityMap } from './convert';
@@ -18,10 +19,13 @@ export interface LiveSymbols {
   onDidCheck: vscode.Event<vscode.Uri>;
 }
 
-/** Calls built into symbols between two yields. */
-const SLICE = 1500;
 /** Go to Symbol in Workspace lists at most this many calls. */
-const MAX_WORKSPACE_SYMBOLS = 1000;
+const MAX_WORKSPACE_SYMBOLS = 500;
+/**
+ * The outline lists at most this many calls: VS Code serializes a provider's symbols in one piece, on the host, and a
+ * Claude Code session has a turn per call (10,000 calls are 20,000 symbols: hundreds of milliseconds at once).
+ */
+export const MAX_OUTLINE_CALLS = 2000;
 /** How long the outline waits for the check of a document that is still being checked. */
 const WAIT_MS = 120000;
 
@@ -63,18 +67,8 @@ export class TraceSymbols implements vscode.DocumentSymbolProvider, vscode.Works
   ) {}
 
   async provideDocumentSymbols(doc: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentSymbol[]> {
-    const t0 = Date.now();
     const state = await currentState(this.live, doc, token, this.ready);
-    console.log(`[nav-debug] currentState ${Date.now() - t0} ms`);
     if (!state || state.result.format === undefined || token.isCancellationRequested) return [];
-    const t1 = Date.now();
-    const v = verdictsByCall(state.result.findings, this.severity());
-    const mk = marksOf(state.result, state.marks);
-    console.log(`[nav-debug] verdicts+marks ${Date.now() - t1} ms (${mk.length} marks, ${state.result.findings.length} findings)`);
-    const t2 = Date.now();
-    const out = await outline(doc, state.result, mk, v, token);
-    console.log(`[nav-debug] outline ${Date.now() - t2} ms`);
-    return out;
     return outline(doc, state.result, marksOf(state.result, state.marks), verdictsByCall(state.result.findings, this.severity()), token);
   }
 
@@ -83,10 +77,12 @@ export class TraceSymbols implements vscode.DocumentSymbolProvider, vscode.Works
     const q = query.toLowerCase();
     const out: CallSymbol[] = [];
     const map = this.severity();
+    const slices = new Slices();
     for (const entry of this.index.entries()) {
       const verdicts = verdictsByCall(entry.findings, map);
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === entry.uri.toString() && this.live.state(d.uri)?.version === d.version);
       for (const m of entry.marks) {
+        await slices.pass();
         if (q && !matches(m.tool.toLowerCase(), q)) continue;
         out.push(new CallSymbol(m, entry.uri, entry.sessions, verdicts.get(callKey(m.session, m.index)), open));
         if (out.length >= MAX_WORKSPACE_SYMBOLS) return out;
@@ -145,14 +141,11 @@ export async function outline(
   const grow = (s: vscode.DocumentSymbol, r: vscode.Range) => {
     if (r.end.isAfter(s.range.end)) s.range = new vscode.Range(s.range.start, r.end);
   };
-  let sliceAt = Date.now();
-  for (let i = 0; i < marks.length; i++) {
-    if (i && i % SLICE === 0) {
-      console.log(`[nav-debug] slice ${Date.now() - sliceAt} ms`);
-      await yieldToLoop();
-      sliceAt = Date.now();
-      if (token?.isCancellationRequested) return [];
-    }
+  const slices = new Slices();
+  const shown = Math.min(marks.length, MAX_OUTLINE_CALLS);
+  for (let i = 0; i < shown; i++) {
+    await slices.pass();
+    if (token?.isCancellationRequested) return [];
     const m = marks[i];
     const r = range(m.offset, m.end);
     let s = bySession.get(m.session);
@@ -185,11 +178,11 @@ export async function outline(
     s.symbol.detail = `${plural(s.calls, 'call')}${s.failing ? `, ${s.failing} with findings` : ''}`;
     for (const t of s.turns.values()) t.symbol.detail = `${plural(t.symbol.children.length, 'call')}${t.failing ? `, ${t.failing} with findings` : ''}`;
   }
-  if (result.calls > marks.length && marks.length) {
-    // the marks stop at MAX_MARKS: say so where the outline ends, rather than pretend the trace ends there
-    const last = marks[marks.length - 1];
+  if (result.calls > shown && shown) {
+    // say so where the outline ends, rather than pretend the trace ends there
+    const last = marks[shown - 1];
     const at = range(last.end, last.end);
-    sessions.push(new vscode.DocumentSymbol(`… ${result.calls - marks.length} more calls`, 'the outline lists the first calls; the decision table has all', vscode.SymbolKind.Null, at, at));
+    sessions.push(new vscode.DocumentSymbol(`… ${result.calls - shown} more calls`, 'the outline lists the first calls; Go to Symbol in Workspace and the decision table have more', vscode.SymbolKind.Null, at, at));
   }
   return sessions;
 }

@@ -1,8 +1,7 @@
 // The messages between the compare panel (extension host) and its page (webview). Types only: both sides import
 // them, neither imports the other. Everything from a trace travels as data and is shown as text. A place in a file
 // travels as a number (`ref`) that the host resolves: the page never names a file it may open.
-import type { Severity } from '../core/model';
-import type { SideStats } from '../core/report/compare';
+import type { Severity, SideStats } from '../core';
 
 /** A side's counts (the core's SideStats) and what the editor adds. */
 export interface SideView extends SideStats {

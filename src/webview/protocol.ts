@@ -1,6 +1,6 @@
 // The messages between the decision table panel (extension host) and its page (webview). Types only: both
 // sides import them, neither imports the other. Everything from a trace travels as data, never as markup.
-import type { CellStatus, CensusTool, GateCell, GateId, TableRow } from '../core/report/decision-table';
+import type { CellStatus, CensusTool, GateCell, GateId, TableRow } from '../core';
 
 export interface TurnItem {
   kind: 'turn';

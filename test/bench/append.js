@@ -89,10 +89,10 @@ function peakMb(file) {
 
 function main() {
   fs.mkdirSync(dir, { recursive: true });
-  const one = ensure(path.join(dir, `claude-code-one-session-${MB}mb.jsonl`), (f) => generateClaudeCode(f, MB, 7, { sessionTurns: Infinity }));
+  const one = ensure(path.join(dir, `claude-code-session-${MB}mb.jsonl`), (f) => generateClaudeCode(f, MB, 7, { sessionTurns: Infinity, sidechains: 0 }));
   console.log(`append and session state (${MB} MB one-session Claude Code trace):`);
   appendCase(one);
-  const big = ensure(path.join(dir, `claude-code-one-session-${5 * MB}mb.jsonl.gz`), (f) => generateClaudeCode(f, 5 * MB, 7, { sessionTurns: Infinity, writer: gzipWriter(f) }));
+  const big = ensure(path.join(dir, `claude-code-session-${5 * MB}mb.jsonl.gz`), (f) => generateClaudeCode(f, 5 * MB, 7, { sessionTurns: Infinity, sidechains: 0, writer: gzipWriter(f) }));
   const small = peakMb(one);
   const large = peakMb(big);
   console.log(`session state: peak RSS ${small.toFixed(0)} MB on ${MB} MB, ${large.toFixed(0)} MB on ${5 * MB} MB (.jsonl.gz) of one session (goal ≤ 300 MB, flat)`);

@@ -32,12 +32,14 @@ function writer(file) {
   };
 }
 
-/** `options.sessionTurns`: turns per sessionId (default 200; Infinity: one session); `options.writer`: where the
- *  lines go instead of `file` (an object with write, bytes and close, like `writer`). */
+/** `options.sessionTurns`: turns per sessionId (default 200; Infinity: one session); `options.sidechains`: the share
+ *  of turns run as sidechains, sessions of their own (default 0.05); `options.writer`: where the lines go instead of
+ *  `file` (an object with write, bytes and close, like `writer`). */
 function generateClaudeCode(file, megabytes, seed = 7, options = {}) {
   const r = rng(seed);
   const w = options.writer ?? writer(file);
   const sessionTurns = options.sessionTurns ?? 200;
+  const sidechains = options.sidechains ?? 0.05;
   const target = megabytes * 1024 * 1024;
   let calls = 0;
   let lines = 0;
@@ -51,7 +53,7 @@ function generateClaudeCode(file, megabytes, seed = 7, options = {}) {
   let listedIn = '';
   while (w.bytes < target) {
     const sessionId = `session-${Math.floor(turn / sessionTurns)}`;
-    const sidechain = r() < 0.05;
+    const sidechain = r() < sidechains;
     const base = { parentUuid: parent, isSidechain: sidechain, userType: 'external', cwd: '/home/dev/campus', sessionId, version: '1.0.0' };
     const next = () => `u-${(uuid += 1)}`;
     const u = next();

@@ -12,7 +12,9 @@ import { CORPUS, ROOT } from './helpers';
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
 function run(args: string[], threads: 'always' | 'never') {
-  const r = spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, CONTRACT_GUARD_THREADS: threads } });
+  // slices from 1 MB: the large traces below are cut into several
+  const env = { ...process.env, CONTRACT_GUARD_THREADS: threads, CONTRACT_GUARD_SLICE_BYTES: String(1 << 20) };
+  const r = spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -63,6 +65,40 @@ describe('check --jobs', () => {
     assert.equal(doc.summary.calls, calls);
     assert.ok(doc.summary.error > 100);
     sameEverywhere([fine, cc, '--contracts', 'fixtures/contracts', '--format', 'text']);
+  });
+
+  it('a thread out of memory is one line and exit 2, never a V8 crash', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number) => unknown };
+    const cc = path.join(dir, 'oom.jsonl');
+    generateClaudeCode(cc, 8);
+    const r = spawnSync(process.execPath, [CLI, 'check', cc, '--contracts', 'fixtures/contracts', '--jobs', '1'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONTRACT_GUARD_THREADS: 'always', CONTRACT_GUARD_THREAD_HEAP_MB: '8' } });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^contract-guard: .*oom\.jsonl: limit reached: more memory than a check thread may use \(.+\)\n$/);
+  });
+
+  it('a JSONL line longer than one string can hold is one line and exit 2', { skip: process.env.CONTRACT_GUARD_SLOW_TESTS ? false : 'set CONTRACT_GUARD_SLOW_TESTS=1 (writes a 600 MB line through zlib, ~30 s)' }, async () => {
+    const { createGzip } = await import('node:zlib');
+    const { createWriteStream } = await import('node:fs');
+    const file = path.join(dir, 'long.jsonl.gz');
+    await new Promise<void>((resolve, reject) => {
+      const gz = createGzip({ level: 1 });
+      gz.pipe(createWriteStream(file)).on('finish', resolve).on('error', reject);
+      const chunk = 'x'.repeat(1 << 20);
+      gz.write('{"messages":[{"role":"user","content":"');
+      let n = 0;
+      const more = () => {
+        while (n < 600) {
+          n++;
+          if (!gz.write(chunk)) return void gz.once('drain', more);
+        }
+        gz.end('"}]}\n');
+      };
+      more();
+    });
+    const r = spawnSync(process.execPath, [CLI, 'check', file], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONTRACT_GUARD_THREADS: 'always' } });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^contract-guard: .*long\.jsonl\.gz: limit reached: a text longer than .+\n$/);
   });
 
   it('--jobs takes a whole number of at least 1', () => {

@@ -75,7 +75,7 @@ describe('contract-guard check', () => {
     assert.match(broken.stderr, /^contract-guard: .*bad\.contract\.json:1:\d+: contract error at \/tools\/f\/arguments\/properties\/s\/pattern: .+\n$/);
     const usage = run(['check', '--format', 'xml']);
     assert.equal(usage.code, 2);
-    assert.equal(usage.stderr, 'contract-guard: --format must be one of text, json, sarif, markdown, not xml\n');
+    assert.equal(usage.stderr, 'contract-guard: --format must be one of text, json, jsonl, sarif, markdown, not xml\n');
     assert.equal(run(['frobnicate']).code, 2);
     assert.equal(run(['check', '--bogus']).code, 2);
   });

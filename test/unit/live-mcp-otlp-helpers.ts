@@ -22,9 +22,18 @@ export interface Proc {
   stop: () => void;
 }
 
+/** Every child still running when this test file's process ends (a test that timed out never reached its
+ *  `finally`) is killed then: nothing a test started outlives it. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Run a program (default: the CLI with `args`) with its output collected. */
 export function start(args: string[], program = process.execPath, cwd = ROOT): Proc {
   const child = spawn(program, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

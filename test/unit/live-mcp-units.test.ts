@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkText, LineIndex } from '../../src/core';
 import { LiveFindings } from '../../src/cli/live/findings';
-import { JsonlOut } from '../../src/cli/live/jsonl';
+import { JsonlOut, outFile } from '../../src/cli/live/jsonl';
 import { SseReader } from '../../src/cli/live/mcp-http';
 import { McpRecorder } from '../../src/cli/live/mcp-recorder';
 import { LineSplitter } from '../../src/cli/live/mcp-stdio';
@@ -58,6 +58,18 @@ describe('JsonlOut', () => {
     assert.equal(out.append('{}'), 0);
     out.close();
     assert.equal(readFileSync(file, 'utf8'), '{}\n');
+  });
+});
+
+describe('outFile', () => {
+  it('is the file given, a new file in a folder given, or one under traces/', () => {
+    const dir = tempDir('out');
+    assert.equal(outFile(path.join(dir, 'a.jsonl'), 'mcp'), path.join(dir, 'a.jsonl'));
+    const inFolder = outFile(dir, 'mcp');
+    assert.equal(path.dirname(inFolder), dir);
+    assert.match(path.basename(inFolder), /^mcp-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.jsonl$/);
+    assert.match(outFile('not-yet/', 'otlp'), /^not-yet[\\/]otlp-.*\.jsonl$/);
+    assert.match(outFile(undefined, 'otlp'), /^traces[\\/]otlp-.*\.jsonl$/);
   });
 });
 

@@ -113,6 +113,23 @@ describe('mcp wrap over stdio (byte for byte, exit codes, signals)', () => {
     }
   });
 
+  it('holds the calls to --contracts, which win over the server\'s list (a disagreement is schema-drift)', { timeout: 30000 }, async () => {
+    const contracts = path.join(ROOT, 'test', 'live', 'get-forecast.tools.json'); // days: a string here
+    const out = path.join(tempDir('mcp'), 'contracts.jsonl');
+    const wrapped = start([CLI, 'mcp', 'wrap', '--out', out, '--contracts', contracts, '--', process.execPath, DRIFT]);
+    try {
+      await drive(wrapped);
+      assert.equal((await wrapped.exited).code, 0);
+      const live = findingLines(wrapped.err());
+      assert.ok(live.some((f) => f.code === 'schema-drift' && /get_forecast recorded in the trace differs from .*get-forecast\.tools\.json/.test(f.message)), wrapped.err());
+      // the contract file's days (a string) is the one calls are held to: "3" passes, 2 does not
+      assert.deepEqual(live.filter((f) => f.code === 'type-drift').map((f) => f.message), ['days wanted string, got number 2']);
+      assert.deepEqual(keys(live), keys(checkRecording(out, ['--contracts', contracts]).findings));
+    } finally {
+      wrapped.stop();
+    }
+  });
+
   it('passes a signal to the server and ends the way it ended', { timeout: 20000 }, async () => {
     const out = path.join(tempDir('mcp'), 'signal.jsonl');
     const wrapped = start([CLI, 'mcp', 'wrap', '--out', out, '--', process.execPath, DRIFT]);

@@ -44,7 +44,7 @@ async function bytesOf(response: Response, onDone?: () => void): Promise<Buffer>
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-describe('record: the recording proxy with real clients', { timeout: 60_000 }, () => {
+describe('record: the recording proxy with real clients', { timeout: 120_000 }, () => {
   let upstream: FakeUpstream;
   let proxy: RecordingProxy;
   let dir: string;
@@ -132,12 +132,14 @@ describe('record: the recording proxy with real clients', { timeout: 60_000 }, (
     assert.equal(got.toString('utf8'), upstream.sent[before].body.toString('utf8'));
     const sentHeaders = upstream.sent[before].headers;
     assert.ok(sentHeaders['x-api-key'] === ANTHROPIC_KEY || sentHeaders.authorization === `Bearer ${ANTHROPIC_KEY}`, 'the key went upstream');
+    const streamed = await anthropic.messages.create({ model: 'weather', stream: true, max_tokens: 100, messages: [{ role: 'user', content: 'Weather in Nice?' }], tools: ANTHROPIC_TOOLS }).asResponse();
+    assert.equal((await bytesOf(streamed)).toString('utf8'), upstream.sent[before + 1].body.toString('utf8'), 'the streamed bytes too');
     const stream = anthropic.messages.stream({ model: 'weather', max_tokens: 100, messages: [{ role: 'user', content: 'Weather in Lyon?' }], tools: ANTHROPIC_TOOLS });
     const message = await stream.finalMessage();
     const use = message.content.find((b) => b.type === 'tool_use');
     assert.ok(use && use.type === 'tool_use');
     assert.deepEqual(use.input, fake.ARGS);
-    const recorded = lines().slice(-2).map((l) => JSON.parse(l) as { messages: { role: string; content: unknown }[] });
+    const recorded = lines().slice(-3).map((l) => JSON.parse(l) as { messages: { role: string; content: unknown }[] });
     for (const r of recorded) {
       const last = r.messages[r.messages.length - 1] as { role: string; content: { type: string; input?: unknown }[] };
       assert.equal(last.role, 'assistant');

@@ -102,7 +102,7 @@ describe('session state in segments, resumable', () => {
     const [s] = state.sessions;
     assert.equal(s.format, 'claude-code');
     assert.ok(s.calls > 20, `most calls are settled (${s.calls})`);
-    assert.ok(s.state.pairing && s.state.pairing.ids.length > 0, 'pairing carries the ids it saw');
+    assert.ok(s.state.pairing && s.state.pairing.ids.size > 0, 'pairing carries the ids it saw');
     // plain data: structured-clone copies it whole
     assert.doesNotThrow(() => structuredClone(s.state));
     assert.throws(() => checker.addLine('{}', 0), /handed its state over/);

@@ -2,7 +2,7 @@
 // is handled, so a crash leaves whole lines (at most a partial last one, which `check` reports as one parse-error).
 // It knows where each of its lines starts, in the UTF-16 offsets the engine counts, so live findings get the
 // line:column that `check FILE` prints.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { LineIndex } from '../../core';
@@ -83,6 +83,15 @@ export class JsonlOut {
     this.offset += text.length;
     this.endsWithNewline = text.endsWith('\n');
   }
+}
+
+/** The file a run records to: `--out FILE` as given; `--out FOLDER` (an existing folder, or a path ending in a
+ *  slash) is where the run's own file goes, named as by default (a client launching the command from anywhere can
+ *  still keep one file per run); without --out, `traces/` under the working folder. */
+export function outFile(given: string | undefined, kind: string): string {
+  if (given === undefined) return defaultOutFile(kind);
+  const folder = /[\\/]$/.test(given) || (existsSync(given) && statSync(given).isDirectory());
+  return folder ? path.join(given, path.basename(defaultOutFile(kind))) : given;
 }
 
 /** `traces/<kind>-<local date and time>.jsonl`: a new file per run, named so runs sort by time. */

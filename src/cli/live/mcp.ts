@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { displayPath, UsageError } from '../files';
 import { HOST } from '../serve';
 import { LiveFindings } from './findings';
-import { defaultOutFile, JsonlOut } from './jsonl';
+import { JsonlOut, outFile } from './jsonl';
 import { startMcpHttpProxy } from './mcp-http';
 import { McpRecorder } from './mcp-recorder';
 import { wrapStdio } from './mcp-stdio';
@@ -19,8 +19,8 @@ export const MCP_USAGE = `usage: contract-guard mcp wrap [--out FILE] [--contrac
 
 Runs the MCP stdio server COMMAND behind a transparent proxy: a client configured to run
 "contract-guard mcp wrap -- npx some-server" instead of the server gets the server's bytes unchanged on stdout,
-and every JSON-RPC message both ways is recorded to FILE as JSONL (default traces/mcp-<date>T<time>.jsonl, written
-afresh: one file is one session). Each tools/call is held to the server's own tools/list (inputSchema, and
+and every JSON-RPC message both ways is recorded to FILE as JSONL (default traces/mcp-<date>T<time>.jsonl; --out
+FOLDER/ puts that name in FOLDER; a FILE is written afresh: one file is one session). Each tools/call is held to the server's own tools/list (inputSchema, and
 outputSchema for structuredContent) and to the contracts --contracts names (else the config's); findings are
 printed to stderr as they are found, in check's text line format. Signals are passed to the server, and its exit
 code (or the signal that ended it) is the wrapper's.
@@ -81,7 +81,7 @@ function portOf(given: string | undefined): number {
 
 async function recorderFor(out: string | undefined, contracts: string[] | undefined, write: (line: string) => void): Promise<{ recorder: McpRecorder; file: JsonlOut; findings: LiveFindings }> {
   const options = await liveCheckOptions(contracts);
-  const file = JsonlOut.open(out ?? defaultOutFile('mcp'), false);
+  const file = JsonlOut.open(outFile(out, 'mcp'), false);
   const findings = new LiveFindings(write);
   return { recorder: new McpRecorder(file, displayPath(path.resolve(file.file)), options, findings), file, findings };
 }

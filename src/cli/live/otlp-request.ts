@@ -15,6 +15,11 @@ export interface TraceLine {
   root: boolean;
 }
 
+/** Where a resource keeps its scopes: `scopeSpans`, or `instrumentationLibrarySpans` before OTLP 0.15 (JSON only). */
+function scopeKey(rs: Obj): string {
+  return rs.scopeSpans === undefined && rs.instrumentationLibrarySpans !== undefined ? 'instrumentationLibrarySpans' : 'scopeSpans';
+}
+
 /** Why this is not an ExportTraceServiceRequest, or undefined when it is one. */
 export function requestFault(v: unknown): string | undefined {
   if (!isObj(v)) return 'the body is not a JSON object';
@@ -22,8 +27,9 @@ export function requestFault(v: unknown): string | undefined {
   if (!Array.isArray(v.resourceSpans)) return 'resourceSpans is not an array';
   for (const rs of v.resourceSpans) {
     if (!isObj(rs)) return 'a resourceSpans entry is not an object';
-    if (rs.scopeSpans !== undefined && !Array.isArray(rs.scopeSpans)) return 'scopeSpans is not an array';
-    for (const ss of rs.scopeSpans ?? []) {
+    const scopes = rs[scopeKey(rs)];
+    if (scopes !== undefined && !Array.isArray(scopes)) return `${scopeKey(rs)} is not an array`;
+    for (const ss of scopes ?? []) {
       if (!isObj(ss)) return 'a scopeSpans entry is not an object';
       if (ss.spans !== undefined && !Array.isArray(ss.spans)) return 'spans is not an array';
       for (const s of ss.spans ?? []) if (!isObj(s)) return 'a span is not an object';
@@ -37,8 +43,9 @@ export function splitByTrace(request: Obj): TraceLine[] {
   interface Group { resourceSpans: Obj[]; built: Map<Obj, Obj>; spans: number; root: boolean }
   const traces = new Map<string, Group>();
   for (const rs of (request.resourceSpans as Obj[] | undefined) ?? []) {
-    const { scopeSpans, ...resource } = rs;
-    for (const ss of (scopeSpans as Obj[] | undefined) ?? []) {
+    const key = scopeKey(rs);
+    const { [key]: scopes, ...resource } = rs;
+    for (const ss of (scopes as Obj[] | undefined) ?? []) {
       const { spans, ...scope } = ss;
       for (const span of (spans as Obj[] | undefined) ?? []) {
         const id = typeof span.traceId === 'string' ? span.traceId : '';
@@ -49,13 +56,13 @@ export function splitByTrace(request: Obj): TraceLine[] {
         // the trace's copy of this resource and of this scope, made when its first span is met
         let r = t.built.get(rs);
         if (!r) {
-          t.built.set(rs, (r = { ...resource, scopeSpans: [] }));
+          t.built.set(rs, (r = { ...resource, [key]: [] }));
           t.resourceSpans.push(r);
         }
         let s = t.built.get(ss);
         if (!s) {
           t.built.set(ss, (s = { ...scope, spans: [] }));
-          (r.scopeSpans as Obj[]).push(s);
+          (r[key] as Obj[]).push(s);
         }
         (s.spans as Obj[]).push(span);
       }

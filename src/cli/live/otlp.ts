@@ -11,7 +11,7 @@ import type { CheckOptions } from '../../core';
 import { displayPath, UsageError } from '../files';
 import { HOST } from '../serve';
 import { Coalesced, LiveFindings, SessionLines, settled } from './findings';
-import { defaultOutFile, JsonlOut } from './jsonl';
+import { JsonlOut, outFile } from './jsonl';
 import { liveCheckOptions } from './options';
 import { decodeTraceRequest, encodeRpcStatus } from './otlp-proto';
 import { requestFault, splitByTrace } from './otlp-request';
@@ -21,7 +21,7 @@ export const OTLP_USAGE = `usage: contract-guard otlp [--port N] [--out FILE] [-
 An OTLP/HTTP trace receiver on ${HOST} (never another interface): point an exporter at it
 (OTEL_EXPORTER_OTLP_ENDPOINT=http://${HOST}:4318) and it takes POST /v1/traces as JSON or protobuf, gzip or
 not, answering as a collector does (200 and an empty partial success). The spans are appended to FILE (default
-traces/otlp-<date>T<time>.jsonl) as OTLP JSON lines, one per trace and request, which check reads; each trace's
+traces/otlp-<date>T<time>.jsonl; --out FOLDER/ puts that name in FOLDER) as OTLP JSON lines, one per trace and request, which check reads; each trace's
 tool calls are held to the contracts --contracts names (else the config's) and to the tool definitions its spans
 carry, and findings are printed as the spans arrive, in check's text line format. A body that is not an export
 request gets 400 (the receiver goes on). --port: default 4318, the OTLP/HTTP port (0 picks a free port); the
@@ -265,7 +265,7 @@ export async function otlpCommand(argv: string[]): Promise<number> {
   const port = Number(values.port ?? DEFAULT_OTLP_PORT);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) throw new UsageError(`--port must be an integer 0..65535, not ${values.port}`);
   const options = await liveCheckOptions(values.contracts);
-  const out = JsonlOut.open(values.out ?? defaultOutFile('otlp'), true);
+  const out = JsonlOut.open(outFile(values.out, 'otlp'), true);
   const print = (line: string) => process.stdout.write(line + '\n');
   const findings = new LiveFindings(print);
   let receiver: OtlpReceiver;

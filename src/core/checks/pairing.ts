@@ -9,6 +9,11 @@ import type { ToolContract } from '../contracts/types';
 import { callFingerprint, hash64 } from '../fingerprint';
 import type { Span, ToolCall, ToolResult } from '../model';
 import { spanOf, type Anchor } from '../parse/doc';
+
+/** A fingerprint as a number: 52 bits of its hash64, which a double holds exactly. */
+function printOf(fingerprint: string): number {
+  return parseInt(hash64(fingerprint).slice(0, 13), 16);
+}
 import { bodyFailure, okExitCodesFor, readResultOnce, transportKind, type ResultReading } from '../results';
 import type { SessionContext } from './check';
 import { isMutating } from './mutation';
@@ -18,16 +23,17 @@ export interface CallFacts {
   name: string;
   turn: number;
   index: number;
-  /** Where its name is (related information points there). */
-  nameSpan: Span;
-  /** hash64 of its fingerprint (echoes of it are the same call recorded twice). */
-  print: string;
+  /** Where its name is (related information points there), as offsets: one object per id, no more. */
+  start: number;
+  end: number;
+  /** A 52-bit hash of its fingerprint (an echo of it is the same call recorded twice). */
+  print: number;
 }
 
 /** What pairing carries from one segment of a session to the next (plain data). */
 export interface PairingState {
-  /** The first call of each id, in earlier segments. */
-  ids: [string, CallFacts][];
+  /** The first call of each id, in earlier segments (grown in place by each segment). */
+  ids: Map<string, CallFacts>;
   /** How many calls the earlier segments held (the first call index of the next segment). */
   calls: number;
 }
@@ -37,7 +43,7 @@ export type FirstCall = ToolCall | CallFacts;
 
 /** Where related information about a first call points: its name in the source. */
 export function nameOf(first: FirstCall): { at: Anchor } | { span: Span } {
-  return 'nameAt' in first ? { at: first.nameAt } : { span: first.nameSpan };
+  return 'nameAt' in first ? { at: first.nameAt } : { span: { start: first.start, end: first.end } };
 }
 
 export interface Pairing {
@@ -92,8 +98,10 @@ export class SessionPairing implements Pairing {
   private readonly earlier: boolean[] = [];
   readonly sharedIds: { first: FirstCall; call: ToolCall }[] = [];
   readonly echoes: Set<ToolCall> = NO_ECHOES;
-  /** Calls by id; a list only when several calls share one. Calls of earlier segments are facts. */
-  private readonly byId = new Map<string, FirstCall | FirstCall[]>();
+  /** This segment's calls by id; a list only when several calls share one. */
+  private readonly byId = new Map<string, ToolCall | ToolCall[]>();
+  /** The first call of each id in earlier segments. */
+  private readonly carried?: Map<string, CallFacts>;
   /** Index of this segment's first call in the session. */
   private readonly base: number;
   // Filled lazily, indexed like the segment's calls / results.
@@ -107,7 +115,7 @@ export class SessionPairing implements Pairing {
   constructor(private readonly ctx: SessionContext, carried?: PairingState) {
     const { calls, results } = ctx.session;
     this.base = carried?.calls ?? 0;
-    if (carried) for (const [id, facts] of carried.ids) this.byId.set(id, facts);
+    this.carried = carried?.ids;
     this.results = new Array(calls.length).fill(undefined);
     this.resultIndexes = new Array<number>(calls.length).fill(-1);
     this.calls = new Array(results.length).fill(undefined);
@@ -131,11 +139,15 @@ export class SessionPairing implements Pairing {
   }
 
   knowsId(id: string): boolean {
-    return this.byId.has(id);
+    return this.byId.has(id) || (this.carried?.has(id) ?? false);
   }
 
-  private print(first: FirstCall): string {
-    return 'nameAt' in first ? this.fingerprint(first) : first.print;
+  /** The calls with an id, earliest first: the earlier segments' first one, then this segment's. */
+  private withId(id: string): FirstCall | FirstCall[] | undefined {
+    const local = this.byId.get(id);
+    const old = this.carried?.get(id);
+    if (!old) return local;
+    return local === undefined ? old : [old, ...(Array.isArray(local) ? local : [local])];
   }
 
   private pair(): void {
@@ -144,18 +156,20 @@ export class SessionPairing implements Pairing {
     for (const call of calls) {
       if (call.id === undefined || call.id === '') continue;
       const same = byId.get(call.id);
-      if (!same) {
+      const old = this.carried?.get(call.id);
+      if (!same && !old) {
         byId.set(call.id, call);
         continue;
       }
-      const first = Array.isArray(same) ? same[0] : same;
+      const first: FirstCall = old ?? (Array.isArray(same) ? same[0] : same!);
       // a call of an earlier segment is compared by the hash of its fingerprint
-      if (first.name === call.name && ('nameAt' in first ? this.fingerprint(first) === this.fingerprint(call) : first.print === hash64(this.fingerprint(call)))) {
+      if (first.name === call.name && ('nameAt' in first ? this.fingerprint(first) === this.fingerprint(call) : first.print === printOf(this.fingerprint(call)))) {
         if (this.echoes === NO_ECHOES) (this as { echoes: Set<ToolCall> }).echoes = new Set();
         this.echoes.add(call);
       }
       else this.sharedIds.push({ first, call });
-      if (Array.isArray(same)) same.push(call);
+      if (!same) byId.set(call.id, call);
+      else if (Array.isArray(same)) same.push(call);
       else byId.set(call.id, [same, call]);
     }
     let next = 0; // the earliest call that may still be waiting for a positional result
@@ -163,7 +177,7 @@ export class SessionPairing implements Pairing {
       const r = results[i];
       let call: FirstCall | undefined;
       if (r.callId !== undefined && r.callId !== '') {
-        const same = byId.get(r.callId);
+        const same = this.withId(r.callId);
         if (same) call = Array.isArray(same) ? this.pick(same, r) : same;
       } else if (r.callIndex !== undefined) {
         call = r.callIndex < this.base ? undefined : calls[r.callIndex - this.base];
@@ -186,7 +200,8 @@ export class SessionPairing implements Pairing {
     }
     // An echo shares its original's result.
     for (const e of this.echoes) {
-      const orig = (byId.get(e.id!) as FirstCall[])[0];
+      const all = this.withId(e.id!);
+      const orig = Array.isArray(all) ? all[0] : all!;
       const k = e.index - this.base;
       if (this.resultIndexes[k] < 0 && 'nameAt' in orig) {
         this.resultIndexes[k] = this.resultIndexes[orig.index - this.base];
@@ -203,12 +218,15 @@ export class SessionPairing implements Pairing {
     return same[0];
   }
 
-  /** What the next segment needs: the first call of every id (its facts), and where its calls start. */
+  /** What the next segment needs: the first call of every id (its facts, added to the earlier segments'), and
+   *  where its calls start. */
   carry(): PairingState {
-    const ids: [string, CallFacts][] = [];
+    const ids = this.carried ?? new Map<string, CallFacts>();
     for (const [id, same] of this.byId) {
+      if (ids.has(id)) continue;
       const first = Array.isArray(same) ? same[0] : same;
-      ids.push([id, 'nameAt' in first ? { name: first.name, turn: first.turn, index: first.index, nameSpan: spanOf(first.nameAt), print: hash64(this.fingerprint(first)) } : first]);
+      const { start, end } = spanOf(first.nameAt);
+      ids.set(id, { name: first.name, turn: first.turn, index: first.index, start, end, print: printOf(this.fingerprint(first)) });
     }
     return { ids, calls: this.base + this.ctx.session.calls.length };
   }

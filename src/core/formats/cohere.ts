@@ -34,7 +34,7 @@ function isDocumentPart(p: unknown): boolean {
 
 function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
   if (!isPlainObject(v) || !Array.isArray(v.messages) || v.messages.length === 0 || !v.messages.every(isChatMessage)) return false;
-  const messages = v.messages as Obj[];
+  const messages = v.messages;
   return messages.some((m) => m.role === 'assistant' && 'tool_plan' in m)
     || messages.some((m) => m.role === 'tool' && Array.isArray(m.content) && m.content.some(isDocumentPart))
     || COHERE_OPTIONS.some((k) => k in v)

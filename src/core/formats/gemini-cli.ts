@@ -92,7 +92,7 @@ function readInlineResult(b: SessionBuilder, doc: Doc, path: JsonPath, tc: Obj, 
   const transport = status === undefined ? undefined : { isError: FAILED.has(status) };
   const result = tc.result;
   const list = Array.isArray(result) ? result : isPlainObject(result) ? [result] : undefined;
-  const first = list?.findIndex((p) => isPlainObject(p) && isPlainObject((p as Obj).functionResponse)) ?? -1;
+  const first = list?.findIndex((p) => isPlainObject(p) && isPlainObject(p.functionResponse)) ?? -1;
   if (list && first >= 0) {
     const at = Array.isArray(result) ? [...path, 'result', first] : [...path, 'result'];
     readFunctionResponse(b, doc, at, 'functionResponse', (list[first] as Obj).functionResponse as Obj, link, transport);
@@ -136,7 +136,7 @@ function readMessages(b: SessionBuilder, messages: Located[], recorded: Recorded
   for (const { doc, path, value: m } of messages) {
     if (m.type === 'gemini') {
       const calls = Array.isArray(m.toolCalls) ? m.toolCalls : [];
-      const valid = calls.map((tc, j) => ({ tc, j })).filter((x) => isPlainObject(x.tc) && typeof (x.tc as Obj).name === 'string');
+      const valid = calls.map((tc, j) => ({ tc, j })).filter((x) => isPlainObject(x.tc) && typeof x.tc.name === 'string');
       if (valid.length > 0) {
         const turn = b.newTurn();
         const messageText = textOf(m.content);

@@ -32,7 +32,7 @@ function isLog(v: unknown): v is Obj {
 
 /** What `containerText` makes of an `.eval` zip. */
 function isContainer(v: unknown): v is Obj {
-  return isPlainObject(v) && isPlainObject(v.header) && isPlainObject((v.header as Obj).eval) && Array.isArray(v.samples);
+  return isPlainObject(v) && isPlainObject(v.header) && isPlainObject(v.header.eval) && Array.isArray(v.samples);
 }
 
 function readTools(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[], seen: Set<string>): void {

@@ -25,7 +25,7 @@ function entryOf(h: unknown, path: JsonPath): Entry | undefined {
     };
   }
   if (Array.isArray(h) && h.length > 0 && h.length <= 2 && h.every(isPlainObject)) {
-    const [user, assistant] = h as Obj[];
+    const [user, assistant] = h;
     return { user: { value: user, path: [...path, 0] }, assistant: assistant ? { value: assistant, path: [...path, 1] } : undefined };
   }
   return undefined;
@@ -39,7 +39,7 @@ function isExport(v: unknown): v is Obj & { history: unknown[] } {
   if (!entries.every((e) => e !== undefined)) return false;
   if (v.history.every((h) => isPlainObject(h))) {
     // the object layout: every entry names its halves
-    if (!v.history.every((h) => 'user' in (h as Obj) || 'assistant' in (h as Obj))) return false;
+    if (!v.history.every((h) => 'user' in h || 'assistant' in h)) return false;
     return entries.some((e) => e.assistant !== undefined);
   }
   // the pair layout proves itself by an enum-keyed assistant half

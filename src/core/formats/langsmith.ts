@@ -99,7 +99,7 @@ function readToolRun(b: SessionBuilder, doc: Doc, parts: Part[]): void {
   const name = parts.map((p) => str(p.run.name)).find((n) => n !== undefined) ?? 'tool';
   const inputs = parts.find((p) => 'inputs' in p.run);
   const error = parts.find((p) => typeof p.run.error === 'string' && p.run.error !== '');
-  const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
+  const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs).length > 0);
   const out = outputs ? toolOutput(outputs.run.outputs as Obj, outputs.path) : undefined;
   const byId = out?.id !== undefined && waitingFor(b, out.id) ? out.id : undefined;
   let callIndex = byId === undefined ? unansweredByName(b, name) : undefined;
@@ -161,7 +161,7 @@ export const langsmith: FormatAdapter = {
           readToolRun(b, doc, parts);
           continue;
         }
-        const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs as Obj).length > 0);
+        const outputs = parts.find((p) => isPlainObject(p.run.outputs) && Object.keys(p.run.outputs).length > 0);
         if (outputs && (type === 'llm' || type === undefined)) readOutputs(b, doc, [...outputs.path, 'outputs'], outputs.run.outputs as Obj);
       }
       sessions.emitAll(emit);

@@ -31,7 +31,7 @@ function isOllamaCall(tc: unknown): boolean {
 
 function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
   if (!isPlainObject(v) || typeof v.model !== 'string' || !Array.isArray(v.messages) || v.messages.length === 0 || !v.messages.every(isChatMessage)) return false;
-  const messages = v.messages as Obj[];
+  const messages = v.messages;
   return messages.some((m) => m.role === 'tool' && typeof m.tool_name === 'string')
     || messages.some((m) => Array.isArray(m.tool_calls) && m.tool_calls.some(isOllamaCall))
     || messages.some((m) => Array.isArray(m.images))

@@ -64,7 +64,7 @@ function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
         response = undefined;
         return;
       }
-      const resp = isPlainObject(meta?.model_response) ? str((meta.model_response as Obj).id) : undefined;
+      const resp = isPlainObject(meta?.model_response) ? str(meta.model_response.id) : undefined;
       if (resp === undefined || resp !== response) turn = b.newTurn();
       response = resp;
       const found = meta && id !== undefined ? toolCallIn(meta, id) : undefined;

@@ -15,6 +15,8 @@ export interface Part {
   path: JsonPath;
   /** File offset of the first element the part carries. */
   base: number;
+  /** The part is the whole document (no part was cut from it). */
+  whole?: true;
 }
 
 /** The document is not JSON: what was expected, and where (a file offset). */
@@ -30,6 +32,8 @@ export class SplitLimit extends Error {}
 export interface SplitOptions {
   /** Cut a part once the elements waiting in one array (or members in one object) reach this many characters. */
   partChars: number;
+  /** An element of an array (a span, a record) is cut inside only once it is this many characters (see cut). */
+  elementChars: number;
   /** The most characters held at once (a value with no array or object to cut at, larger than this, is refused). */
   maxHeld: number;
 }
@@ -75,9 +79,8 @@ export class DocumentSplitter {
   private escaped = false;
   /** Parts emitted so far. */
   parts = 0;
-  /** Where the last part was cut, and the shallowest depth cut at so far. */
+  /** Where the last part was cut. */
   private cutAt = 0;
-  private cutDepth = Infinity;
   // one slot per depth (reused: no allocation per container)
   private readonly kind: number[] = [];
   private readonly at: number[] = [];
@@ -262,7 +265,10 @@ export class DocumentSplitter {
     const d = this.depth;
     this.state = AFTER;
     if (d < 0) {
+      // a document no part was cut from is one part, the whole
       this.rootDone = true;
+      this.parts++;
+      this.emitPart({ text: this.slice(start, end), map: { text: [0], file: [start] }, path: [], base: start, whole: true });
       return;
     }
     if (this.kind[d] === ARR) {
@@ -275,23 +281,24 @@ export class DocumentSplitter {
 
   /**
    * Enough was read since the last part: cut one at the container whose waiting elements (or container members) are
-   * the most characters (the big array), carrying along what waits in its ancestors. Deeper than the shallowest cut so
-   * far (inside one element of the array cut until now) only once that element is past a quarter of `maxHeld`, so an
-   * element smaller than that is never cut inside.
+   * the most characters (the big array, holding at least half of what was read since), carrying along what waits
+   * in its ancestors. Never inside an element of an array while that element is under `elementChars` (a span, a
+   * record, a conversation is read in one part), unless a part was cut inside it already: OTLP's one resourceSpans
+   * of a whole export is cut inside, its spans are not.
    */
   private cut(end: number): void {
-    const deep = end - this.cutAt >= this.options.maxHeld / 4;
     let best = -1;
     let most = 0;
-    for (let i = 0; i <= this.depth && (deep || i <= this.cutDepth); i++) {
+    for (let i = 0; i <= this.depth; i++) {
       const size = this.waiting(i);
       if (size > most) {
         most = size;
         best = i;
       }
+      const inside = i < this.depth && this.kind[i] === ARR && !this.emitted[i + 1] && end - this.at[i + 1] < this.options.elementChars;
+      if (inside) break;
     }
-    if (best < 0) return;
-    this.cutDepth = Math.min(this.cutDepth, best);
+    if (best < 0 || most * 2 < end - this.cutAt) return;
     this.cutAt = end;
     this.emit(best, -1);
   }

@@ -2,9 +2,7 @@
 // a worker thread when the text is large), the workspace contracts, and the fixtures folder's files replayed
 // against those contracts (cached until a fixture file or the contracts change).
 import * as vscode from 'vscode';
-import type { CheckOptions, ContractSet, FileResult, Finding, Profile } from '../../core';
-import { FIXTURE_SUFFIX } from '../../core/fixtures';
-import { buildDecisionTable, replayFixturesByCall, type DecisionTable, type FixtureReplays } from '../../core/report/decision-table';
+import { buildDecisionTable, FIXTURE_SUFFIX, GATES, GATE_OF_CODE, replayFixturesByCall, type CheckOptions, type ContractSet, type DecisionTable, type FileResult, type Finding, type FixtureReplays, type GateId, type Profile } from '../../core';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck } from '../diagnostics';
 import { documentLength } from '../lines';
 import type { BackgroundResult, CheckJob } from '../background';
@@ -12,8 +10,8 @@ import type { CallMark } from '../callMarks';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
 import type { Item, PageGateCell, TableMeta, TurnItem } from '../../webview/protocol';
-import { GATES, GATE_OF_CODE, type GateId } from '../../core/report/decision-table';
 import { marksOf } from '../callMarks';
+import { Slices } from '../slices';
 
 export interface LiveModel {
   state(uri: vscode.Uri): { version: number; result: FileResult; marks?: readonly CallMark[] } | undefined;
@@ -124,10 +122,12 @@ export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet,
   return table;
 }
 
-/** The table as the page's list: a header item per turn, then its calls. */
-export function toItems(table: DecisionTable): Item[] {
+/** The table as the page's list: a header item per turn, then its calls (in slices: 10,000 rows take a while). */
+export async function toItems(table: DecisionTable): Promise<Item[]> {
   const items: Item[] = [];
+  const slices = new Slices();
   for (const t of table.turns) {
+    await slices.pass();
     items.push({ kind: 'turn', key: `t:${t.session}:${t.turn}`, session: t.session, sessionId: t.sessionId, turn: t.turn, text: t.text, calls: t.calls, failing: t.rows.filter((r) => r.failing).length });
     for (const r of t.rows) {
       items.push({ kind: 'row', key: `${r.session}:${r.index}`, session: r.session, index: r.index, turn: r.turn, tool: r.tool, callId: r.callId, args: r.args, marks: r.marks, gates: r.gates, codes: r.codes, failing: r.failing });
@@ -162,13 +162,9 @@ export function metaOf(uri: string, name: string, table: DecisionTable, total: n
  * gates that did not fail wait for the table (`pending`). Undefined when the last check kept its model here (the
  * table is then built at once) or is not current.
  */
-export function provisionalTable(doc: vscode.TextDocument, live: LiveModel): { table: DecisionTable; items: Item[] } | undefined;
-/** `probe`: only whether there would be one. */
-export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, probe: true): boolean;
-export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, probe = false): { table: DecisionTable; items: Item[] } | boolean | undefined {
-  const state = live.state(doc.uri);
-  if (!state || state.version !== doc.version || state.result.model || !state.marks?.length) return probe ? false : undefined;
-  if (probe) return true;
+export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, limit = Infinity): { table: DecisionTable; items: Item[]; total: number } | undefined {
+  const state = provisionalState(doc, live);
+  if (!state?.marks) return undefined;
   const { result } = state;
   const byCall = new Map<string, Finding[]>();
   const other: DecisionTable['other'] = [];
@@ -185,8 +181,10 @@ export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, prob
   const items: Item[] = [];
   const tools = new Set<string>();
   let turn: TurnItem | undefined;
-  for (const m of marksOf(result, state.marks)) {
-    tools.add(m.tool);
+  const marks = marksOf(result, state.marks);
+  for (const m of marks) tools.add(m.tool);
+  for (const m of marks) {
+    if (items.length >= limit) break;
     if (!turn || turn.session !== m.session || turn.turn !== m.turn) {
       turn = { kind: 'turn', key: `t:${m.session}:${m.turn}`, session: m.session, sessionId: m.sessionId, turn: m.turn, text: '', calls: 0, failing: 0 };
       items.push(turn);
@@ -215,5 +213,17 @@ export function provisionalTable(doc: vscode.TextDocument, live: LiveModel, prob
     fixtures: 0,
     fixturesPending: true,
   };
-  return { table, items };
+  // a header per turn and a row per call: what the whole list would hold
+  return { table, items, total: marks.length + new Set(marks.map((m) => `${m.session}:${m.turn}`)).size };
+}
+
+/** The live state a provisional table is made from: current, checked on the worker thread (no model), with marks. */
+function provisionalState(doc: vscode.TextDocument, live: LiveModel): ReturnType<LiveModel['state']> {
+  const state = live.state(doc.uri);
+  return state && state.version === doc.version && !state.result.model && state.marks?.length ? state : undefined;
+}
+
+/** Whether the first screens of the table can come from the last check (see provisionalTable). */
+export function hasProvisional(doc: vscode.TextDocument, live: LiveModel): boolean {
+  return provisionalState(doc, live) !== undefined;
 }

@@ -2,10 +2,9 @@
 // of default-src 'none', script and styles from dist/webview and media). The table travels by postMessage after the
 // page says it is ready, in chunks, never inside the HTML.
 import * as vscode from 'vscode';
-import type { ContractSet } from '../../core';
-import { rowAt, type DecisionTable, type TableRow } from '../../core/report/decision-table';
+import { rowAt, type ContractSet, type DecisionTable, type TableRow } from '../../core';
 import type { FromPage, Item, PageState, ToPage } from '../../webview/protocol';
-import { metaOf, provisionalTable, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
+import { hasProvisional, metaOf, provisionalTable, tableFor, toItems, type FixtureCache, type LiveModel } from './data';
 import { renderTableMarkdown } from '../../core';
 import { webviewHtml } from '../webviewHtml';
 
@@ -66,7 +65,7 @@ export class TablePanel implements vscode.Disposable {
     // (not when the first screens can come from the last check: the worker's check would then only compete with the
     // page's start for the CPU; it starts once those rows are drawn)
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (!open || !provisionalTable(open, deps.live, true)) {
+    if (!open || !hasProvisional(open, deps.live)) {
       this.early = new Promise((r) => setTimeout(r, 0))
         .then(() => this.compute())
         .finally(() => (this.earlyDone = true));
@@ -172,7 +171,7 @@ export class TablePanel implements vscode.Disposable {
     const timings: Record<string, number> = {};
     const table = await tableFor(doc, contracts, this.deps.live, this.deps.fixtures, timings, () => this.schedule(0));
     const t = Date.now();
-    const items = toItems(table);
+    const items = await toItems(table);
     timings.items = Date.now() - t;
     timings.computed = Date.now() - this.openedAt;
     return { table, items, timings };
@@ -201,13 +200,13 @@ export class TablePanel implements vscode.Disposable {
     } catch {
       return false; // compute() says why
     }
-    const quick = provisionalTable(doc, this.deps.live);
+    const quick = provisionalTable(doc, this.deps.live, FIRST_CHUNK);
     if (!quick || this.table) return false;
     this.provisional = true;
     const generation = ++this.generation;
     const timings = { provisional: 1, ready: this.readyMillis ?? -1, openedAt: this.openedAt };
-    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), quick.table, quick.items.length, generation, timings);
-    this.post({ type: 'table', meta: { ...meta, provisional: true }, items: quick.items.slice(0, FIRST_CHUNK), done: false });
+    const meta = metaOf(this.uri.toString(), vscode.workspace.asRelativePath(this.uri, false), quick.table, quick.total, generation, timings);
+    this.post({ type: 'table', meta: { ...meta, provisional: true }, items: quick.items, done: false });
     return true;
   }
 
@@ -240,7 +239,7 @@ export class TablePanel implements vscode.Disposable {
     for (let at = FIRST_CHUNK; at < items.length; at += CHUNK) {
       await new Promise((r) => setTimeout(r, 0));
       if (generation !== this.generation) return;
-      this.post({ type: 'rows', generation, items: items.slice(at, at + CHUNK) as Item[], done: at + CHUNK >= items.length });
+      this.post({ type: 'rows', generation, items: items.slice(at, at + CHUNK), done: at + CHUNK >= items.length });
     }
     if (this.pendingScroll) {
       this.post({ type: 'scrollTo', key: this.pendingScroll });
