@@ -3,16 +3,17 @@
 // large JSONL file is cut into slices of whole lines checked on several threads at once; the slices are put back
 // together only when each read alone read as the whole file would (FileResult.alone: every line a conversation
 // of its own, one reader), else the file is checked again whole. A small run is checked here, with no threads.
-import { existsSync, promises as fs } from 'node:fs';
+import { createReadStream, existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createGunzip } from 'node:zlib';
 import type { CheckOptions, ReportDiagnostic, ReportFile } from '../core';
 import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
 import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
 export { defaultJobs } from './pool';
-import { checkFile, decodedText, readsAsJsonl } from './stream';
+import { checkFile, readsAsJsonl } from './stream';
 import type { FileJob, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadReply, ThreadSettings } from './threads';
 
 export interface TraceTarget {
@@ -41,8 +42,8 @@ const THREADS_FROM_FILES = 64;
  *  second thread's code costs more than the slices save (CONTRACT_GUARD_SLICE_BYTES sets it, for tests). */
 const SLICE_FROM_BYTES = Number(process.env.CONTRACT_GUARD_SLICE_BYTES) || 32 << 20;
 /** The first slice is small: it tells cheaply whether the file's lines stand alone. */
-const PROBE_CHARS = 1 << 18;
-const SLICE_CHARS = 1 << 20;
+const PROBE_BYTES = 1 << 18;
+const SLICE_BYTES = 1 << 20;
 
 /** The bundled thread entry, next to the CLI bundle (absent when the CLI runs unbundled: then no threads). */
 function workerFile(): string | undefined {
@@ -144,10 +145,10 @@ function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): P
   });
 }
 
-async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget): Promise<ThreadReply> {
+async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget, transfer?: ArrayBuffer[]): Promise<ThreadReply> {
   let a: ThreadAnswer;
   try {
-    a = await pool.run(job);
+    a = await pool.run(job, transfer);
   } catch (e) {
     throw new UsageError(`${t.shown}: ${describeLimit(e)}`);
   }
@@ -163,25 +164,24 @@ interface Later<R> {
 }
 
 /**
- * Reads the file here and hands out slices of whole lines. Undefined when the first slice says the lines do not
- * stand alone (the file is then checked whole). At most two slices per thread are out at once.
+ * Reads the file's bytes here (never decoded on this thread) and hands out slices of whole lines, each moved (not
+ * copied) to a thread. Undefined when the first slice says the lines do not stand alone (the file is then checked
+ * whole). At most two slices per thread are out at once. A slice's offsets start at 0: only its lines and columns
+ * reach the report, and those the main thread shifts by the lines before it.
  */
 async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, entry: EntrySettings): Promise<Later<ReportFile> | undefined> {
   const name = t.file.replace(/\.gz$/i, '');
   const gzip = name !== t.file;
   const parts: Promise<SlicePart>[] = [];
   const out = new Set<Promise<unknown>>();
-  let base = 0;
   let first = true;
-  const pieces: string[] = [];
+  const pieces: Buffer[] = [];
   let size = 0;
   let clean = 0;
-  const send = async (text: string): Promise<Later<SlicePart>> => {
-    const job: SliceJob = { kind: 'slice', text, base, name, rel: t.rel };
-    // the worker drops a BOM at the start of the file, and offsets count the text without it
-    base += text.length - (first && text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  const send = async (bytes: Uint8Array): Promise<Later<SlicePart>> => {
+    const job: SliceJob = { kind: 'slice', bytes: bytes.buffer as ArrayBuffer, first, name, rel: t.rel };
     first = false;
-    const p = ask(pool, job, t).then((a) => (a as SliceReply).part);
+    const p = ask(pool, job, t, [job.bytes]).then((a) => (a as SliceReply).part);
     p.catch(() => undefined);
     parts.push(p);
     out.add(p);
@@ -190,40 +190,56 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
     return { result: p };
   };
   let probed = false;
-  for await (const piece of decodedText(t.file, gzip)) {
-    pieces.push(piece);
-    size += piece.length;
-    if (size < (probed ? SLICE_CHARS : PROBE_CHARS)) continue;
-    const text = cutAtLastNewline(pieces, clean);
-    if (text === undefined) {
+  const source = createReadStream(t.file, { highWaterMark: 1 << 20 });
+  for await (const piece of gzip ? source.pipe(createGunzip()) : source) {
+    pieces.push(piece as Buffer);
+    size += (piece as Buffer).length;
+    if (size < (probed ? SLICE_BYTES : PROBE_BYTES)) continue;
+    const bytes = cutAtLastNewline(pieces, clean);
+    if (bytes === undefined) {
       clean = pieces.length; // one line longer than a slice: it grows until its end
       continue;
     }
     clean = 0;
-    size -= text.length;
-    const p = await send(text);
+    size -= bytes.length;
+    const p = await send(bytes);
     if (!probed) {
       probed = true;
       const probe = await p.result.catch(() => undefined);
-      if (probe?.alone === undefined) return undefined; // the lines do not stand alone (or the probe failed): whole
+      if (probe?.alone === undefined) {
+        source.destroy();
+        return undefined; // the lines do not stand alone (or the probe failed): whole
+      }
     }
   }
-  const rest = pieces.join('');
+  const rest = joined(pieces, size);
   if (rest.length) await send(rest);
   return { result: Promise.all(parts).then((done) => merged(t, done, entry) ?? wholeFile(pool, t)) };
 }
 
-/** The text of `pieces` up to their last newline (included), taken out of them; undefined when they hold none.
- *  `clean`: how many leading pieces are known to hold no newline (not searched again: a long line stays linear). */
-function cutAtLastNewline(pieces: string[], clean = 0): string | undefined {
+/** Bytes in an ArrayBuffer of their own (so they can be moved to a thread). */
+function joined(pieces: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The bytes of `pieces` up to their last newline (included), taken out of them; undefined when they hold none.
+ *  `clean`: how many leading pieces are known to hold no newline (not searched again: a long line stays linear).
+ *  A newline byte never falls inside a UTF-8 sequence, so each slice decodes alone as it does in the whole. */
+function cutAtLastNewline(pieces: Buffer[], clean = 0): Uint8Array | undefined {
   for (let k = pieces.length - 1; k >= clean; k--) {
-    const nl = pieces[k].lastIndexOf('\n');
+    const nl = pieces[k].lastIndexOf(10);
     if (nl < 0) continue;
     const head = pieces.slice(0, k);
-    head.push(pieces[k].slice(0, nl + 1));
-    const tail = pieces[k].slice(nl + 1);
+    head.push(pieces[k].subarray(0, nl + 1));
+    const tail = pieces[k].subarray(nl + 1);
     pieces.splice(0, k + 1, ...(tail.length ? [tail] : []));
-    return head.join('');
+    return joined(head, head.reduce((n, p) => n + p.length, 0));
   }
   return undefined;
 }

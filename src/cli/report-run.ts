@@ -61,6 +61,8 @@ export async function writeReport(entries: AsyncIterable<ReportFile>, run: Repor
   } catch (e) {
     await out.abort();
     const code = (e as { code?: string }).code;
+    // the reader of stdout went away (`| head`): nobody wants the rest; stop quietly
+    if (code === 'EPIPE' && (run.output === undefined || run.output === '-')) return failing ? 1 : 0;
     if (code && /^E[A-Z]+$/.test(code) && run.output !== undefined && run.output !== '-') throw new UsageError(`${run.output}: cannot write the report (${code})`);
     throw e;
   }

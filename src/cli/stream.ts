@@ -129,8 +129,8 @@ export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<
 
 /**
  * Cuts text into JSONL lines as it arrives: a BOM at the start dropped, `\r\n` ends, a last line without a newline.
- * `base`: the offset of the first character pushed (a slice of a file starts where the slice starts); offsets count
- * the text without its BOM. Line starts are reported after every newline (the LineIndex of the text).
+ * `base`: the offset of the first character pushed; offsets count the text without its BOM. `first`: the text
+ * starts the file (where a BOM is dropped). Line starts are reported after every newline (the LineIndex of the text).
  */
 export class LineCutter {
   /** The start of a line still open: pieces, joined once its end arrives (a line of many pieces is copied once). */
@@ -141,8 +141,9 @@ export class LineCutter {
     private readonly onLine: (text: string, base: number) => void,
     private readonly onLineStart: (offset: number) => void,
     private base = 0,
+    first = base === 0,
   ) {
-    this.first = base === 0;
+    this.first = first;
   }
 
   push(chunk: string): void {

@@ -23,9 +23,10 @@ export interface FileJob {
 /** Check some whole lines of a JSONL file on their own. */
 export interface SliceJob {
   kind: 'slice';
-  text: string;
-  /** Offset of text[0] in the file's text (without its BOM). */
-  base: number;
+  /** UTF-8 bytes of whole lines (moved to the thread); decoded there. */
+  bytes: ArrayBuffer;
+  /** The slice starts the file (a BOM there is dropped). */
+  first: boolean;
   /** The file's name (as the engine's fileName: what it holds, without `.gz`). */
   name: string;
   rel: string;

@@ -36,16 +36,15 @@ async function run(job: ThreadJob): Promise<ThreadReply> {
 /** A slice of lines, checked alone: its lines are numbered from 1 (the main thread adds the lines before it). */
 function checkSlice(job: SliceJob): SliceReply['part'] {
   const checker = new TraceChecker({ ...options, fileName: job.name });
-  const local = new LineIndex(); // line starts relative to the slice
+  const index = new LineIndex(); // offsets and lines relative to the slice
   let newlines = 0;
   const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => {
     newlines++;
-    local.addLineStart(offset - job.base);
-  }, job.base);
-  cutter.push(job.text);
+    index.addLineStart(offset);
+  }, 0, job.first);
+  cutter.push(Buffer.from(job.bytes).toString('utf8'));
   cutter.end();
   const result = checker.finish();
-  const index = { position: (offset: number) => local.position(offset - job.base) };
   // set by the engine when reading the slice alone read it as the whole file would (see FileResult)
   const alone = (result as { alone?: string }).alone;
   return { format: result.format, calls: result.calls, alone, newlines, diagnostics: diagnosticsOf(result.findings, index, job.rel, entry) };

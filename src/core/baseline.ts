@@ -57,7 +57,7 @@ export function parseBaseline(text: string): Baseline | string {
   const o = v as { version?: unknown; findings?: unknown };
   if (typeof v !== 'object' || v === null || !Array.isArray(o.findings)) return 'expected {"version": 1, "findings": [...]}';
   if (o.version !== BASELINE_VERSION) return `unsupported baseline version ${JSON.stringify(o.version)} (expected ${BASELINE_VERSION})`;
-  for (const [i, f] of (o.findings).entries()) {
+  for (const [i, f] of o.findings.entries()) {
     const e = f as Partial<BaselineEntry>;
     if (typeof e !== 'object' || e === null || typeof e.path !== 'string' || typeof e.fingerprint !== 'string') return `findings[${i}] needs a "path" and a "fingerprint"`;
   }

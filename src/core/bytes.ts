@@ -39,7 +39,7 @@ export interface StreamLimits {
   check?: () => string | undefined;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 1 << 20, elementChars: 8 << 20, maxHeld: 256 << 20 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 256 << 10, elementChars: 2 << 20, maxHeld: 256 << 20 };
 
 /** A limit of reading was reached: the message is one line that says which. */
 export class ReadLimit extends Error {}
@@ -164,14 +164,34 @@ function parsePart(part: Part): unknown {
   }
 }
 
+/** The text of a stream of bytes, piece by piece. Each piece is decoded on its own, cut where no UTF-8 sequence is
+ *  cut (streaming TextDecoder makes two-byte strings of ASCII in Node: twice the memory of one-byte ones). */
 async function* decoded(bytes: AsyncIterable<Uint8Array>): AsyncIterable<string> {
   const decoder = new TextDecoder('utf-8', UTF8);
-  for await (const b of bytes) {
-    const text = decoder.decode(b, { stream: true });
-    if (text.length) yield text;
+  let carry: Uint8Array | undefined;
+  for await (let b of bytes) {
+    if (carry) {
+      const joined = new Uint8Array(carry.length + b.length);
+      joined.set(carry);
+      joined.set(b, carry.length);
+      b = joined;
+      carry = undefined;
+    }
+    const cut = wholeSequences(b);
+    if (cut < b.length) carry = new Uint8Array(b.subarray(cut));
+    if (cut > 0) yield decoder.decode(b.subarray(0, cut));
   }
-  const tail = decoder.decode();
-  if (tail.length) yield tail;
+  if (carry) yield decoder.decode(carry);
+}
+
+/** The length of the longest prefix of `b` that does not end inside a UTF-8 sequence. */
+function wholeSequences(b: Uint8Array): number {
+  let i = b.length - 1;
+  while (i >= 0 && b.length - i <= 3 && (b[i] & 0xc0) === 0x80) i--;
+  if (i < 0) return b.length;
+  const lead = b[i];
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return b.length - i >= need ? b.length : i;
 }
 
 function withoutBom(text: string): string {

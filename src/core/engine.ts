@@ -187,14 +187,15 @@ export class TraceChecker {
   /** Check what is settled in the open sessions read in segments: at least `min` calls each. */
   private settle(min: number): void {
     if (!this.segments) return;
-    for (const [adapter, lines] of this.open) if (adapter.lines?.segments) this.advance(adapter.id, lines, min);
+    for (const [adapter, lines] of this.open) if (adapter.lines?.segments) this.advance(adapter, lines, min);
   }
 
   /** Check the settled part of each open session of a line format read in segments, and let it go. */
-  private advance(format: string, lines: OpenLines, min?: number): void {
+  private advance(adapter: FormatAdapter, lines: OpenLines, min?: number): void {
+    const format = adapter.id;
     for (const session of lines.sink.openSessions()) {
       const run = this.runs.get(session) ?? newRun();
-      const cut = cutOf(session, run, min);
+      const cut = cutOf(session, run, min, adapter.lines?.segments === 'settled');
       if (!cut) continue;
       if (cut.forced) this.limits.add(`a session went on for ${cut.calls - run.calls} calls without results: checked in segments anyway (results that come later are not paired with them)`);
       this.runs.set(session, run);
@@ -388,7 +389,7 @@ export class TraceChecker {
     this.linesRead = true;
     const lines = this.linesOf(adapter);
     lines.reader.read(doc);
-    if (this.segments && adapter.lines?.segments) this.advance(adapter.id, lines, this.options.segmentCalls);
+    if (this.segments && adapter.lines?.segments) this.advance(adapter, lines, this.options.segmentCalls);
   }
 
   /** The file's line reader of `adapter`, opened on first use. */

@@ -42,13 +42,14 @@ export interface Cut {
 
 /**
  * Where the session can be cut now: before the calls of its latest turn, when every call before them is answered
- * by a result before them (by id or index), so no later line can change what the checks saw. A call still
+ * by a result before them (by id or index), so no later line can change what the checks saw (`settled`: the
+ * format reads a call's result with the call, so they all are). A call still
  * unanswered when two later turns have begun is given up on (the session went on without it): it waits in
  * orphan-call's state, and a result that would come for it after all is only known by its id. `min`: how many
  * settled calls make a segment worth checking. Turns only grow in the builder, so "before the latest turn" is a
  * prefix of the calls, of the results and of the texts alike.
  */
-export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS): Cut | undefined {
+export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS, settled = false): Cut | undefined {
   const { calls, results } = session;
   if (calls.length - run.calls < Math.max(min, 1) + 1) return undefined;
   const latest = calls[calls.length - 1].turn;
@@ -65,9 +66,9 @@ export function cutOf(session: Session, run: SessionRun, min = SEGMENT_CALLS): C
   let t = run.texts;
   while (t < texts.length && texts[t].turn < latest) t++;
   const forced = calls.length - run.calls >= FORCE_CALLS;
-  const settled = answered(calls, run.calls, c, results, run.results, r, latest - 1);
-  if (!forced && !settled) return undefined;
-  return { calls: c, results: r, texts: t, forced: !settled };
+  const done = settled || answered(calls, run.calls, c, results, run.results, r, latest - 1);
+  if (!forced && !done) return undefined;
+  return { calls: c, results: r, texts: t, forced: !done };
 }
 
 /** Every call in [c0, c1) of turn `recent` or later is answered by a result in [r0, r1), by id or by index. */

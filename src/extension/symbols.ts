@@ -174,6 +174,13 @@ export async function outline(
       turn.failing++;
     }
   }
+  // a session's counts are of all its calls the marks hold, listed in the outline or not
+  for (let i = shown; i < marks.length; i++) {
+    const s = bySession.get(marks[i].session);
+    if (!s) continue;
+    s.calls++;
+    if (verdicts.has(callKey(marks[i].session, marks[i].index))) s.failing++;
+  }
   for (const s of bySession.values()) {
     s.symbol.detail = `${plural(s.calls, 'call')}${s.failing ? `, ${s.failing} with findings` : ''}`;
     for (const t of s.turns.values()) t.symbol.detail = `${plural(t.symbol.children.length, 'call')}${t.failing ? `, ${t.failing} with findings` : ''}`;

@@ -119,6 +119,10 @@ function main() {
   compareCase(verdict.file, verdict.check);
   // the recording proxy's overhead against the fake upstream called directly (two lines)
   spawnSync('node', [path.join(__dirname, 'proxy.js')], { cwd: ROOT, stdio: 'inherit' });
+  // session state: one appended line checked from the saved state, and peak RSS of one long session (append.js)
+  spawnSync('node', [path.join(__dirname, 'append.js')], { cwd: ROOT, stdio: 'inherit' });
+  // one large JSON document read in parts, plain and gzipped: peak RSS (huge-document.js, one line)
+  spawnSync('node', [path.join(__dirname, 'huge-document.js')], { cwd: ROOT, stdio: 'inherit' });
   const py = verdict.python === undefined ? 'n/a (python3-jsonschema not installed)' : verdict.python.toFixed(1);
   if (verdict.cpuRatio) console.log(`(CPU time, steadier on a busy machine: check/floor ${verdict.cpuRatio.toFixed(2)})`);
   console.log(`bench: check/floor ${verdict.ratio.toFixed(2)}, python/check ${py}, peak RSS ${verdict.rss.toFixed(0)} MB`);

@@ -171,14 +171,10 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
   // Copy as Markdown: the core's rendering of the table on the clipboard
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin }).catch(() => undefined);
   await frame.locator('#copy-md').click();
-  const copied = await page.waitForFunction(async () => {
-    try {
-      const t = await navigator.clipboard.readText();
-      return t.startsWith('### Contract Guard: decision table') ? t : false;
-    } catch {
-      return false;
-    }
-  }, null, { timeout: 10000 }).then((h) => h.jsonValue());
+  let copied = '';
+  for (const until = Date.now() + 10000; !copied.startsWith('### Contract Guard: decision table') && Date.now() < until; await page.waitForTimeout(100)) {
+    copied = await page.evaluate(() => navigator.clipboard.readText().catch(() => ''));
+  }
   log(`copied as markdown: ${copied.split('\n').slice(0, 3).join(' / ')}`);
   assert.match(copied, /\*\*Failing calls\*\* \(10\)/);
 

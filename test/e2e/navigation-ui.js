@@ -95,7 +95,7 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     await grep.waitFor({ state: 'visible', timeout: 10000 });
     const rowsText = (await page.locator('.outline-pane .monaco-list-row').allInnerTexts()).slice(0, 8).map((t) => t.replace(/\s+/g, ' ').trim());
     log(`outline rows: ${JSON.stringify(rowsText)}`);
-    assert.ok(rowsText[0].startsWith('Session nav-5000') && /5000 calls, 60 with findings|5000 calls/.test(rowsText[0]), rowsText[0]);
+    assert.match(rowsText[0], /^Session nav-5000 ?5000 calls, \d+ with findings/);
     assert.ok(await turn3.isVisible());
     await grep.click();
     await waitForLine(page, 6); // turn 3 is the call on line 6 (a user line, then an assistant and a result per call)

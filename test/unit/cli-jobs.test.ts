@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CORPUS, ROOT } from './helpers';
@@ -65,6 +65,12 @@ describe('check --jobs', () => {
     assert.equal(doc.summary.calls, calls);
     assert.ok(doc.summary.error > 100);
     sameEverywhere([fine, cc, '--contracts', 'fixtures/contracts', '--format', 'text']);
+    // a BOM, CRLF line ends and characters of 2 to 4 UTF-8 bytes (and of two UTF-16 units) across the slices
+    const odd = path.join(dir, 'odd.jsonl');
+    const text = readFileSync(fine, 'utf8').slice(0, 3_000_000);
+    writeFileSync(odd, '\ufeff' + text.slice(0, text.lastIndexOf('\n') + 1).replace(/Oslo/g, 'Ösló😀').replace(/\n/g, (nl, at: number) => (at % 7 ? nl : '\r\n')));
+    const oddDoc = JSON.parse(sameEverywhere([odd, '--contracts', 'fixtures/contracts', '--format', 'json']));
+    assert.ok(oddDoc.summary.error > 10);
   });
 
   it('a thread out of memory is one line and exit 2, never a V8 crash', () => {

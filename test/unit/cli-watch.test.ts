@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from './helpers';
@@ -69,10 +69,14 @@ describe('contract-guard watch', () => {
   after(() => {
     for (const w of running) w.child.kill('SIGKILL');
   });
+  const dirs: string[] = [];
   const fresh = () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cg-watch-'));
+    dirs.push(dir);
   };
-  after(() => dir && rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('prints the findings of appended lines of one conversation, each once, from the saved state', async () => {
     fresh();
@@ -138,6 +142,22 @@ describe('contract-guard watch', () => {
     assert.equal(count(w.lines, 'run.jsonl:1:10  error    unknown-tool'), 1);
     await w.settle();
     assert.equal(w.lines.length, 2, w.out);
+    await w.stop();
+  });
+
+  it('reads a replaced file (a new file renamed over it) again', async () => {
+    fresh();
+    const file = path.join(dir, 'run.jsonl');
+    writeFileSync(file, `${hours[0]}\n${hours[1]}\n`);
+    const w = await start();
+    await w.until('the first drift', () => count(w.lines, 'run.jsonl:2:70') === 1);
+    const next = path.join(dir, 'run.jsonl.tmp');
+    writeFileSync(next, `${hours[0]}\n${hours[4]}\n`);
+    renameSync(next, file);
+    await w.until('the new content', () => count(w.lines, 'extra-key') === 1);
+    assert.match(w.err, /run\.jsonl was replaced; reading it again/);
+    await w.settle();
+    assert.deepEqual(w.lines.slice(1), ['  run.jsonl:2:73  error    extra-key              open is not declared by get_hours']);
     await w.stop();
   });
 

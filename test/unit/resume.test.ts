@@ -1,7 +1,8 @@
 // Session state bounded by what the checks need, and resumable (issue 13.1): a long session checked in segments,
 // a check resumed from a snapshot at any line, and `peek` between lines all give exactly the findings of one whole
-// check. The traces: the fixture traces (some Anthropic JSONL turned into Claude Code lines, the format read in
-// segments, and repeated so that digests, repeats, ids and offered values cross segments), the Claude Code corpus.
+// check. The traces: the fixture traces (some Anthropic JSONL turned into Claude Code lines, a format read in
+// segments, and repeated so that digests, repeats, ids and offered values cross segments; call records, the other
+// one), the Claude Code corpus.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ const contracts = fixtureContracts();
 const TRACES: { name: string; text: string }[] = [
   { name: 'boundary as claude-code ×3', text: asClaudeCode(fixture('traces/boundary.anthropic.jsonl'), 3) },
   { name: 'weather as claude-code ×4', text: asClaudeCode(fixture('traces/weather.anthropic.jsonl'), 4) },
+  { name: 'hours calls ×5 (a record holds call and result)', text: fixture('traces/hours.calls.jsonl').repeat(5) },
   { name: 'boundary (anthropic)', text: fixture('traces/boundary.anthropic.jsonl') },
   { name: 'weather (openai chat)', text: fixture('traces/weather.openai-chat.jsonl') },
 ];
@@ -74,7 +76,7 @@ describe('session state in segments, resumable', () => {
   }
 
   it('resuming from a snapshot at random lines gives the findings of one whole check (property)', () => {
-    for (const t of TRACES.slice(0, 4)) {
+    for (const t of TRACES.slice(0, 5)) {
       const count = [...lines(t.text)].length;
       const whole = shown(checkText(t.text, options));
       fc.assert(
@@ -106,6 +108,14 @@ describe('session state in segments, resumable', () => {
     // plain data: structured-clone copies it whole
     assert.doesNotThrow(() => structuredClone(s.state));
     assert.throws(() => checker.addLine('{}', 0), /handed its state over/);
+  });
+
+  it('call records are settled as they are read: a snapshot keeps only the latest call', () => {
+    const checker = new TraceChecker({ ...options, segmentCalls: 1 });
+    for (const line of lines(TRACES[2].text)) checker.addLine(line.text, line.base);
+    const [s] = checker.snapshot().sessions;
+    assert.equal(s.format, 'calls');
+    assert.equal(s.calls, 29, 'all 30 calls but the latest were checked and let go');
   });
 
   it('a model or onSession asks for sessions whole: then nothing is cut', () => {

@@ -16,7 +16,7 @@ export const orphanCall: Check = {
     const { calls, results, turns, continuedAfterCalls } = ctx.session;
     if (ctx.session.linksStated) return;
     // calls of earlier segments still unanswered there; answered later by id, or orphans at the end
-    const state = ctx.state('orphan-call', () => ({ results: false, waiting: [] as ToolCall[] }));
+    const state = ctx.state('orphan-call', () => ({ results: false, waiting: [] as ToolCall[], dropped: 0 }));
     state.results ||= results.length > 0;
     const pairing = ctx.pairing;
     if (state.waiting.length && results.length) {
@@ -25,14 +25,13 @@ export const orphanCall: Check = {
     }
     if (!ctx.final) {
       for (const call of calls) if (!pairing.resultOf(call)) state.waiting.push(call);
-      if (state.waiting.length > MAX_WAITING) {
-        ctx.limit(`orphan-call: more than ${MAX_WAITING} calls without a result so far; the oldest are forgotten`);
-        state.waiting.splice(0, state.waiting.length - MAX_WAITING);
-      }
+      if (state.waiting.length > MAX_WAITING) state.dropped += state.waiting.splice(0, state.waiting.length - MAX_WAITING).length;
       return;
     }
     // no results recorded, or only the links a file states (the shape reader): an unanswered call proves nothing
     if (!state.results) return;
+    // said only where it mattered: the session did record results, so the calls forgotten may have been orphans
+    if (state.dropped) ctx.limit(`orphan-call: more than ${MAX_WAITING} calls without a result were kept; ${state.dropped} older ones were not checked`);
     for (const call of [...state.waiting, ...calls]) {
       if (pairing.resultOf(call)) continue;
       const id = call.id ? ` (${call.id})` : '';

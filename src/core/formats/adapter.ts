@@ -47,8 +47,9 @@ export interface LineFormat {
   open(sink: LineSink): LineReader;
   /** Its reader never looks back at a call (or result, or text) of a turn before the latest once every call
    *  before that turn has its result: the engine may then check a long session in segments and let those go
-   *  (src/core/state.ts). Their array slots stay, emptied. */
-  segments?: true;
+   *  (src/core/state.ts). Their array slots stay, emptied. `'settled'`: a call's result, if it has one, is read
+   *  with it (a record holding both), so every call before the latest turn is settled already. */
+  segments?: true | 'settled';
 }
 
 export interface FormatAdapter {

@@ -63,6 +63,8 @@ export const calls: FormatAdapter = {
     },
   },
   lines: {
+    // a record holds its call and its result: every call is settled once its line is read
+    segments: 'settled',
     claims: isCallRecord,
     open: ({ builder }) => ({ read: (doc) => readRecord(builder, doc, [], doc.value as Obj) }),
   },

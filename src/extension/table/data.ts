@@ -114,7 +114,7 @@ export async function tableFor(doc: vscode.TextDocument, contracts: ContractSet,
       if (table) return table;
     }
   }
-  const result = reuse ? state!.result : runCheck(doc.getText(), doc.uri, contracts, true);
+  const result = reuse && state ? state.result : runCheck(doc.getText(), doc.uri, contracts, true);
   timings[reuse ? 'reusedCheck' : 'check'] = Date.now() - t;
   t = Date.now();
   const table = buildDecisionTable(result, { contracts, ...tableOptions });

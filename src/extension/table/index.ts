@@ -75,7 +75,7 @@ function sessionStarts(marks: readonly CallMark[]): { session: number; label: st
 export function registerDecisionTable(context: vscode.ExtensionContext, deps: TableDeps): DecisionTableApi {
   const fixtures = new FixtureCache();
   const panels = new Map<string, TablePanel>();
-  const panelDeps = { extensionUri: context.extensionUri, contracts: deps.contracts, ready: deps.ready, live: deps.live, fixtures };
+  const panelDeps = { extensionUri: context.extensionUri, contracts: () => deps.contracts(), ready: deps.ready, live: deps.live, fixtures };
 
   const adopt = (webviewPanel: vscode.WebviewPanel, uri: vscode.Uri): TablePanel => {
     const p = new TablePanel(webviewPanel, uri, panelDeps);
@@ -146,7 +146,7 @@ export function registerDecisionTable(context: vscode.ExtensionContext, deps: Ta
       for (const p of panels.values()) p.schedule(300);
     }),
     vscode.window.onDidChangeActiveTextEditor(updateContext),
-    { dispose: () => [...panels.values()].forEach((p) => p.panel.dispose()) },
+    { dispose: () => [...panels.values()].forEach((p) => void p.panel.dispose()) },
   );
   updateContext();
   return { show, panel: (uri) => panels.get(uri.toString()) };
