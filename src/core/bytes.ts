@@ -35,7 +35,7 @@ export interface StreamLimits {
   elementChars: number;
   /** The most characters held at once while cutting (one value with nothing to cut it at). */
   maxHeld: number;
-  /** Asked after each part is read: a message stops the check (the CLI watches its heap here). */
+  /** Asked after each part of either pass: a message stops the check (the CLI watches its heap here). */
   check?: () => string | undefined;
 }
 
@@ -84,6 +84,8 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
     const value = parsePart(part);
     if (!checker.readsInParts(value, part.path)) throw new NotInParts('its format reads it only whole');
     checker.previewPart(partDoc(part.text, part.base, value, part.map));
+    const stop = L.check?.();
+    if (stop) throw new ReadLimit(stop);
   };
   try {
     let first = true;

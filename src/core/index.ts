@@ -2,7 +2,7 @@
 export { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, ReadLimit, type BytesResult, type StreamLimits, type StreamedDocument } from './bytes';
 export { checkTextChunked, yieldToLoop, type ChunkOptions } from './chunked';
 export { LineIndependentTrace, lineModel, type LineChange, type LineSource, type PatchStats } from './incremental';
-export { completeLines, GrowingTrace, growingTrace, type Growing } from './append';
+export { applyDelta, completeLines, findingsDelta, GrowingTrace, growingTrace, type FindingsDelta, type Growing } from './append';
 export { checkPlan, IN_PLACE_LIMIT, type CheckHost, type CheckPlan } from './plan';
 export { checkText, lineStandsAlone, TraceChecker, type CheckOptions, type CheckerState, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
 export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
@@ -10,7 +10,7 @@ export { emptyContracts, type ContractSet, type ToolContract } from './contracts
 export type { Profile } from './contracts/compile';
 export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
-export { JSONL_NAME, LineIndex, readsAsLines, textShape } from './parse/reader';
+export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
 export { spanOf } from './parse/doc';
 export type * from './model';
 export { RunCollector, summarizeRun, checkFixture, compareRuns, compareFails, failingNewFindings, mockCoverage, shapeLabel, type RunOptions, type RunSummary, type RunFile, type RunFileSink, type RunTool, type RunShape, type RunFinding, type ExampleCall, type Position, type RunComparison, type SideStats, type ToolComparison, type ShapeComparison, type CompareFailOn, type MockCoverage, type CoverageTool, type UncoveredShape } from './report/compare';

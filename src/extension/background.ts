@@ -5,8 +5,8 @@
 // answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
-import type { CheckOptions, ContractFile, FileResult, Growing, Profile } from '../core';
-import { completeLines } from '../core';
+import type { CheckOptions, ContractFile, FileResult, Finding, FindingsDelta, Growing, Profile } from '../core';
+import { applyDelta, completeLines } from '../core';
 import type { CallMark } from './callMarks';
 import type { DecisionTable, TableOptions } from '../core/report/decision-table';
 
@@ -49,7 +49,8 @@ export interface AppendMessage {
   append: string;
   tail: string;
 }
-export type AppendReply = { ok: true; result: FileResult } | { ok: false; error: string };
+/** The result of an append, its findings as a change of the last ones sent (the first: of the check's reply). */
+export type AppendReply = { ok: true; result: Omit<FileResult, 'findings'>; findings: FindingsDelta } | { ok: false; error: string };
 
 /** A growing trace followed on the thread that checked it: the text's state stays there, the host sends what was
  *  appended and gets the file's result back (in order). Disposing ends the thread. */
@@ -60,13 +61,18 @@ class ThreadGrowing implements Growing {
   constructor(
     private readonly worker: WorkerLike,
     public consumed: number,
+    /** The findings the thread sent last (those of its check, at first). */
+    private findings: Finding[],
     private readonly onEnd: () => void,
   ) {
     worker.on('message', (m) => {
       const reply = m as AppendReply;
       const next = this.waiting.shift();
       if (!next) return;
-      if (reply.ok) next.resolve(reply.result);
+      if (reply.ok) {
+        this.findings = applyDelta(this.findings, reply.findings);
+        next.resolve({ ...reply.result, findings: this.findings });
+      }
       else next.reject(new Error(reply.error));
     });
     worker.once('exit', () => this.end(new Error('the thread following the trace stopped')));
@@ -163,7 +169,7 @@ export class BackgroundChecks {
         if (!reply.ok) return finish(() => reject(new Error(reply.error)));
         // a thread that stays follows the text as it grows, until the growing trace is let go
         if (!reply.growing) return finish(() => resolve({ ...reply, growing: undefined }));
-        const growing = new ThreadGrowing(worker, completeLines(job.text), () => this.running.delete(worker));
+        const growing = new ThreadGrowing(worker, completeLines(job.text), reply.result.findings, () => this.running.delete(worker));
         finish(() => resolve({ ...reply, growing }), true);
       });
       worker.once('error', (err) => finish(() => reject(new Error(`the background check failed: ${err.message}`))));

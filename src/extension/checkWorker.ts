@@ -2,7 +2,7 @@
 // ended by the host — or, for a trace that grows (CheckJob.grow), it stays and checks what is appended, from a
 // growing trace of the text built after the reply. No `vscode` import, and nothing here can throw past a reply.
 import { parentPort } from 'node:worker_threads';
-import { checkTextChunked, growingTrace, lineStandsAlone, loadContracts, type CheckedSession } from '../core';
+import { checkTextChunked, findingsDelta, growingTrace, lineStandsAlone, loadContracts, type CheckedSession, type Finding } from '../core';
 import type { AppendMessage, AppendReply, CheckJob, CheckReply } from './background';
 import { CallMarks } from './callMarks';
 import { buildDecisionTable } from '../core/report/decision-table';
@@ -22,7 +22,7 @@ parentPort?.once('message', (job: CheckJob) => {
       // lines that are each a unit of their own are patched by the host's line table; the others grow here
       const growing = job.grow === true && !independent && result.format !== undefined;
       reply({ ok: true, result, independent, marks: marks.marks, table, millis: Date.now() - started, growing });
-      if (growing) follow(job, { ...job.options, contracts });
+      if (growing) follow(job, { ...job.options, contracts }, result.findings);
     })
     .catch((e: unknown) => reply({ ok: false, error: e instanceof Error ? e.message : String(e) }));
 });
@@ -32,13 +32,16 @@ function reply(message: CheckReply | AppendReply): void {
 }
 
 /** Stay, and check what the host says was appended (in order: the messages wait for the growing trace). */
-function follow(job: CheckJob, options: Parameters<typeof growingTrace>[1]): void {
+function follow(job: CheckJob, options: Parameters<typeof growingTrace>[1], sent: Finding[]): void {
   const ready = growingTrace(job.text, options, { sliceMs: 50 });
   parentPort?.on('message', (m: AppendMessage) => {
     void ready.then((trace) => {
       if (!trace) return reply({ ok: false, error: 'the text is not read line by line' });
       try {
-        reply({ ok: true, result: trace.append(m.append, m.tail) });
+        // only what changed crosses the threads (copying thousands of findings each time would cost more than the check)
+        const { findings, ...result } = trace.append(m.append, m.tail);
+        reply({ ok: true, result, findings: findingsDelta(sent, findings) });
+        sent = findings;
       } catch (e) {
         reply({ ok: false, error: e instanceof Error ? e.message : String(e) });
       }

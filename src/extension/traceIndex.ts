@@ -3,7 +3,7 @@
 // others are read once, when the view or a workspace symbol search first needs them, and again when the file
 // changes on disk or the contracts change. A large file is checked on a worker thread, as the live check does.
 import * as vscode from 'vscode';
-import { yieldToLoop, type Finding } from '../core';
+import { checkTextChunked, yieldToLoop, type FileResult, type Finding } from '../core';
 import { marksOf, type CallMark } from './callMarks';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck, type TraceDiagnostics } from './diagnostics';
 import type { ContractStore } from './contracts';
@@ -19,6 +19,10 @@ export interface TraceEntry {
   findings: readonly Finding[];
   /** The first calls (MAX_MARKS): where they are, their tools and arguments. */
   marks: readonly CallMark[];
+}
+
+function entryOf(uri: vscode.Uri, result: FileResult, marks: readonly CallMark[]): TraceEntry | undefined {
+  return result.format === undefined ? undefined : { uri, format: result.format, calls: result.calls, sessions: result.sessions, findings: result.findings, marks };
 }
 
 export class TraceIndex implements vscode.Disposable {
@@ -112,9 +116,9 @@ export class TraceIndex implements vscode.Disposable {
 
   private fromLive(uri: vscode.Uri): void {
     const state = this.live.state(uri);
-    if (!state || state.result.format === undefined) return;
-    const { result } = state;
-    this.traces.set(uri.toString(), { uri, format: result.format!, calls: result.calls, sessions: result.sessions, findings: result.findings, marks: marksOf(result, state.marks) });
+    const entry = state && entryOf(uri, state.result, marksOf(state.result, state.marks));
+    if (!entry) return;
+    this.traces.set(uri.toString(), entry);
     this.changed.fire(uri);
   }
 
@@ -132,11 +136,15 @@ export class TraceIndex implements vscode.Disposable {
       let entry: TraceEntry | undefined;
       if (off) {
         const { result, marks } = await off;
-        if (result.format !== undefined) entry = { uri, format: result.format, calls: result.calls, sessions: result.sessions, findings: result.findings, marks };
+        entry = entryOf(uri, result, marks);
+      } else if (text.length > BACKGROUND_CHECK_SIZE) {
+        // no worker thread here (the web): in slices, the host kept responsive
+        const result = await checkTextChunked(text, { ...options, keepModel: true }, { sliceMs: 20 });
+        entry = entryOf(uri, result, marksOf(result));
       } else {
         const result = runCheck(text, uri, set, true);
         // the model goes; its marks stay
-        if (result.format !== undefined) entry = { uri, format: result.format, calls: result.calls, sessions: result.sessions, findings: result.findings, marks: marksOf(result) };
+        entry = entryOf(uri, result, marksOf(result));
       }
       if (this.isOpenTrace(uri)) return; // opened meanwhile: the live check wins
       if (entry) this.traces.set(key, entry);

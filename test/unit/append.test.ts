@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { checkText, completeLines, GrowingTrace, growingTrace, readsAsLines, type CheckOptions } from '../../src/core';
+import { applyDelta, checkText, completeLines, findingsDelta, GrowingTrace, growingTrace, readsAsLines, type CheckOptions } from '../../src/core';
 import { CORPUS, ROOT, fixtureContracts } from './helpers';
 
 /** Line-shaped traces: the fixtures, and the corpus's when it is there. */
@@ -82,6 +82,19 @@ describe('GrowingTrace', () => {
     assert.deepEqual(trace.result(), checkText(`${line}\n`, options), 'the half line left nothing behind');
     assert.deepEqual(trace.result(line), checkText(`${line}\n`, options), 'an event line without its newline yet waits');
     assert.throws(() => trace.addLines(half), /complete lines/);
+  });
+
+  it('a result is sent as a change of the findings before: what stays, and what follows', () => {
+    const options: CheckOptions = { contracts };
+    const line = (w: unknown) => JSON.stringify({ name: 'get_hours', arguments: { building: 'Killam', weekday: w } });
+    const trace = new GrowingTrace(options);
+    const before = trace.append(`${line('2')}\n${line(true)}\n`).findings;
+    const after = trace.append(`${line(2.5)}\n${line('2')}\n`).findings;
+    const delta = findingsDelta(structuredClone(before), after);
+    assert.equal(delta.keep, before.length, 'the findings of the lines before stay');
+    assert.ok(delta.add.length >= 2);
+    assert.deepEqual(applyDelta(structuredClone(before), delta), after);
+    assert.deepEqual(findingsDelta(after, before.slice(1)), { keep: 0, add: before.slice(1) }, 'nothing shared: all of it');
   });
 
   it('growingTrace builds the same trace in slices; a document has none', async () => {

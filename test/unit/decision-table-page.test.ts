@@ -46,7 +46,7 @@ describe('webview pages', () => {
     assert.match(html, /const nonce = crypto\.randomUUID\(\)/, 'a nonce per load');
     const doc = html.slice(html.indexOf('return `<!DOCTYPE html>'), html.indexOf('</html>`'));
     const interpolated = [...doc.matchAll(/\$\{([^}]+)\}/g)].map((m) => m[1]).sort();
-    assert.deepEqual([...new Set(interpolated)], ['csp', 'links', 'nonce', 'page.body', 'page.title', 'script'], 'only the CSP, the nonce, the asset URIs and the caller\'s static parts');
+    assert.deepEqual([...new Set(interpolated)], ['csp', 'links', 'nonce', 'page.body', 'page.title', 'script.toString()'], 'only the CSP, the nonce, the asset URIs and the caller\'s static parts');
     for (const p of PAGES) {
       const panel = read(p.panel);
       const call = panel.slice(panel.indexOf('return webviewHtml('), panel.indexOf('` });', panel.indexOf('return webviewHtml(')));

@@ -74,7 +74,7 @@ function otlpExport(): string {
 
 describe('a document read in parts', () => {
   it('carries every element once, in order, with offsets into the file', () => {
-    const items = [{ a: 'q"uote\\', b: [1, 2.5e3, -1.5] }, 'é😀\\"', [], {}, null, true, 12345678901234567890, { deep: { deeper: [{ x: '\\\\' }] } }];
+    const items = [{ a: 'q"uote\\', b: [1, 2.5e3, -1.5] }, 'é😀\\"', [], {}, null, true, 1234567890123, { deep: { deeper: [{ x: '\\\\' }] } }];
     const text = ` \n{"meta": {"n": 1}, "name": "x", "items": ${JSON.stringify(items, null, 1)} , "tail": 3}\n`;
     for (const partChars of [1, 7, 64, 1 << 20]) {
       for (const chunk of [1, 2, 3, 5, 17, 1 << 20]) {
@@ -106,6 +106,8 @@ describe('a document read in parts', () => {
   });
 
   it('reads the bench OTLP case as the whole is read', async () => {
+    // the bench's generator is plain JS (test/bench is not compiled)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { generateOtlp } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateOtlp: (file: string, mb: number) => unknown };
     const dir = mkdtempSync(path.join(tmpdir(), 'cg-parts-'));
     try {
@@ -168,6 +170,13 @@ describe('a document read in parts', () => {
   it('refuses in one line a value with nothing to cut it at, past the most held', async () => {
     const text = `{"a": "${'x'.repeat(5000)}"}`;
     await assert.rejects(inParts(text, {}, { partChars: 10, maxHeld: 1000 }), (e: unknown) => e instanceof ReadLimit && /^limit reached: a value of this document over \d+ MB has no array or object to cut it at/.test(e.message));
+  });
+
+  it('stops with the one line the watch over memory gives', async () => {
+    let asked = 0;
+    const check = () => (++asked === 3 ? 'limit reached: the heap' : undefined);
+    await assert.rejects(inParts(otlpExport(), {}, { partChars: 100, elementChars: 1000, check }), (e: unknown) => e instanceof ReadLimit && e.message === 'limit reached: the heap');
+    assert.equal(asked, 3);
   });
 
   it('hands JSON lines back to be read as lines', async () => {

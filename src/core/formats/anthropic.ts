@@ -13,7 +13,7 @@ import type { SessionBuilder } from './builder';
 import { isPlainObject, type Obj } from '../objects';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isClineHistory } from './cline';
+import { isClineHistory } from './cline-shape';
 
 function isBlockList(v: unknown): v is unknown[] {
   return Array.isArray(v);

@@ -274,9 +274,7 @@ function readPart(b: SessionBuilder, part: Located, seen: Seen): void {
   if (isRequest(v)) readRequest(b, doc, path, v, seen);
   else if (isResponse(v)) readMessage(b, doc, [...path, 'output', 'message'], v.output.message, seen);
   else if (isEventArray(v)) {
-    const s = new ConverseStream(b);
-    v.forEach((e, i) => s.event(doc, [...path, i], e));
-    s.finish();
+    new ConverseStream(b).readEvents(doc, path, v);
   } else if (isAnthropicBody(v)) {
     readAnthropicTools(b, doc, [...path, 'tools'], v.tools);
     v.messages.forEach((m, i) => {
@@ -319,11 +317,7 @@ export const bedrock: FormatAdapter = {
         if (isNockRecording(v)) readRecording(doc, b);
         else if (isRequest(v)) readRequest(b, doc, [], v);
         else if (isResponse(v)) readMessage(b, doc, ['output', 'message'], v.output.message);
-        else if (isEventArray(v)) {
-          const s = new ConverseStream(b);
-          v.forEach((e, i) => s.event(doc, [i], e));
-          s.finish();
-        }
+        else if (isEventArray(v)) new ConverseStream(b).readEvents(doc, [], v);
       }, emit);
     },
   },

@@ -21,34 +21,10 @@ import { readAnthropicMessage } from './anthropic';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
+import { isClineHistory, RESULT_HEADER, texts } from './cline-shape';
 import { isPlainObject, jsonIn, jsonValue, str, type Obj } from './util';
 
 // ---- recognising the files --------------------------------------------------------------------------------------
-
-function isMessage(v: unknown): v is Obj {
-  return isPlainObject(v) && (v.role === 'user' || v.role === 'assistant') && (typeof v.content === 'string' || Array.isArray(v.content));
-}
-
-function texts(content: unknown): string[] {
-  if (typeof content === 'string') return [content];
-  if (!Array.isArray(content)) return [];
-  return content.filter((b) => isPlainObject(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as Obj).text as string);
-}
-
-const RESULT_HEADER = /^\[([A-Za-z_][\w.-]*)\b([\s\S]*?)\] Result:[ \t]*(?:\r?\n)?/;
-const CLINE_MARK = /<environment_details>|^<task>|^\[TASK RESUMPTION\]/;
-
-/** What only Cline and Roo write into a conversation: their message keys, the environment block they append to
- *  every user message, or their result headers. */
-function hasClineMarks(m: Obj): boolean {
-  if ('modelInfo' in m || 'conversationHistoryIndex' in m || (typeof m.ts === 'number' && m.role === 'assistant')) return true;
-  return m.role === 'user' && texts(m.content).some((t) => CLINE_MARK.test(t) || RESULT_HEADER.test(t));
-}
-
-/** A Cline or Roo `api_conversation_history.json`: a bare array of messages that carries their marks. */
-export function isClineHistory(v: unknown): v is Obj[] {
-  return Array.isArray(v) && v.length > 0 && v.every(isMessage) && v.some(hasClineMarks);
-}
 
 function isUiMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.ts === 'number' && ((v.type === 'say' && typeof v.say === 'string') || (v.type === 'ask' && typeof v.ask === 'string'));

@@ -171,11 +171,7 @@ export const cohere: FormatAdapter = {
       singleSession((b) => {
         if (isResponse(v)) readChatMessage(b, doc, ['message'], v.message);
         else if (isRequest(v)) readRequest(b, doc, v);
-        else if (isEventArray(v)) {
-          const s = new CohereStream(b);
-          v.forEach((e, i) => s.event(doc, [i], e));
-          s.finish();
-        }
+        else if (isEventArray(v)) new CohereStream(b).readEvents(doc, [], v);
       }, emit);
     },
   },

@@ -12,36 +12,12 @@ import type { SessionBuilder } from './builder';
 import { readChatMessage } from './openai-chat';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
+import { isMiniSweTrajectory, messagesOf, RETURNCODE } from './mini-swe-shape';
 import { isPlainObject, num, type Obj } from './util';
 
 const ACTION = /```(?:mswea_bash_command|bash)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
-const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
 /** The default timeout template: the command was killed, it did not complete. */
 const TIMED_OUT = /^\s*The last command <command>[\s\S]*?<\/command> timed out/;
-
-function isMessage(m: unknown): m is Obj {
-  return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);
-}
-
-function isFormatted(v: unknown): v is Obj & { messages: unknown[] } {
-  return isPlainObject(v) && Array.isArray(v.messages) && typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent');
-}
-
-function messagesOf(v: unknown): { list: Obj[]; path: JsonPath } | undefined {
-  if (Array.isArray(v)) return { list: v as Obj[], path: [] };
-  if (isFormatted(v)) return { list: v.messages as Obj[], path: ['messages'] };
-  return undefined;
-}
-
-/** A mini-swe-agent run: every message plain text, and an action fence or a `<returncode>` observation among them;
- *  or a file that names its format (`trajectory_format: "mini-swe-agent…"`), whatever its messages hold. */
-export function isMiniSweTrajectory(v: unknown): boolean {
-  const found = messagesOf(v);
-  if (!found || found.list.length === 0) return false;
-  if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && typeof m.role === 'string');
-  if (!found.list.every(isMessage)) return false;
-  return found.list.some((m) => (m.role === 'assistant' && /```mswea_bash_command/.test(m.content as string)) || (m.role === 'user' && RETURNCODE.test(m.content as string)));
-}
 
 /** An observation's exit code, failure and output (a path relative to the message). */
 function observation(m: Obj): { transport: TransportSignals; payload: unknown; payloadPath: JsonPath } {

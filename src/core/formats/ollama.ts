@@ -133,9 +133,11 @@ export const ollama: FormatAdapter = {
         if (isRequest(v)) readRequest(b, doc, v);
         else {
           const s = new ChatStream(b);
-          if (isChunkArray(v)) v.forEach((c, i) => s.event(doc, [i], c));
-          else s.event(doc, [], v);
-          s.finish();
+          if (isChunkArray(v)) s.readEvents(doc, [], v);
+          else {
+            s.event(doc, [], v);
+            s.finish();
+          }
         }
       }, emit);
     },

@@ -10,7 +10,7 @@ import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isPlainObject, type Obj } from '../objects';
 import { str, textOf, unansweredByName } from './util';
-import { isMiniSweTrajectory } from './mini-swe-agent';
+import { isMiniSweTrajectory } from './mini-swe-shape';
 import { isLettaAgentFile } from './letta';
 import type { Doc, JsonPath } from '../parse/doc';
 

@@ -171,7 +171,15 @@ export abstract class EventStream implements LineReader {
     this.event(doc, [], doc.value);
   }
 
+  /** A document's list of events (at `path`), read in order as the stream's lines would be, then finished. */
+  readEvents(doc: Doc, path: JsonPath, events: unknown[]): void {
+    events.forEach((e, i) => this.event(doc, [...path, i], e));
+    this.finish();
+  }
+
   abstract event(doc: Doc, path: JsonPath, v: unknown): void;
+
+  abstract finish(): void;
 }
 
 

@@ -4,6 +4,7 @@
 import type { JsonPath, Span } from './span';
 import { sourceOffset } from './escapes';
 import { RecentCache } from '../recent';
+import { lastAtOrBefore } from './line-index';
 import { LARGE_TEXT, locate, newLocateCache, type LocateCache, type Located } from './locate';
 
 export type { JsonPath } from './span';
@@ -35,14 +36,8 @@ export interface OffsetMap {
 
 /** The file offset of `offset` in a text made of pieces. */
 export function pieceOffset(map: OffsetMap, offset: number): number {
-  let lo = 0;
-  let hi = map.text.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (map.text[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return map.file[lo] + offset - map.text[lo];
+  const i = lastAtOrBefore(map.text, offset);
+  return map.file[i] + offset - map.text[i];
 }
 
 /** Where a finding points: a node of a doc, or the key of that node, or a range of the string the node holds. */

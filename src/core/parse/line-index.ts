@@ -7,6 +7,19 @@
 
 export type LineBreaks = 'lf' | 'editor';
 
+/** The index of the last of `starts` (ascending, starts[0] <= value) at or before `value`: which line, or which
+ *  piece, an offset falls in. */
+export function lastAtOrBefore(starts: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export class LineIndex {
   private readonly starts: number[] = [0];
 
@@ -34,13 +47,7 @@ export class LineIndex {
   }
 
   position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
+    const i = lastAtOrBefore(this.starts, offset);
+    return { line: i + 1, column: offset - this.starts[i] + 1 };
   }
 }

@@ -126,7 +126,7 @@ export class DocumentSplitter {
         case VALUE:
         case FIRST_ELEMENT:
           if (c === 93 && this.state === FIRST_ELEMENT) {
-            this.close(ARR, pos);
+            this.close(pos);
             i++;
             break;
           }
@@ -151,7 +151,7 @@ export class DocumentSplitter {
         case FIRST_KEY:
         case KEY:
           if (c === 125 && this.state === FIRST_KEY) {
-            this.close(OBJ, pos);
+            this.close(pos);
             i++;
             break;
           }
@@ -169,7 +169,7 @@ export class DocumentSplitter {
           if (this.depth < 0) throw new SplitError('unexpected content after the JSON document', pos);
           const k = this.kind[this.depth];
           if (c === 44) this.state = k === OBJ ? KEY : VALUE;
-          else if ((c === 125 && k === OBJ) || (c === 93 && k === ARR)) this.close(k, pos);
+          else if ((c === 125 && k === OBJ) || (c === 93 && k === ARR)) this.close(pos);
           else throw new SplitError(`unexpected ${describe(c)} where ',' or '${k === OBJ ? '}' : ']'}' was expected`, pos);
           i++;
         }
@@ -246,7 +246,7 @@ export class DocumentSplitter {
     if (this.kept[d]?.length !== 0) this.kept[d] = [];
   }
 
-  private close(kind: number, pos: number): void {
+  private close(pos: number): void {
     const d = this.depth;
     if (!this.emitted[d]) {
       this.depth--;
@@ -258,7 +258,6 @@ export class DocumentSplitter {
     this.depth--;
     this.state = AFTER;
     if (this.depth < 0) this.rootDone = true;
-    void kind;
   }
 
   private valueDone(start: number, end: number, container: boolean): void {

@@ -59,7 +59,7 @@ export function markdownWriter(link: LinkTo = relativeLink): ReportWriter {
   let shown = 0;
   return {
     start: () => '',
-    *file(f: ReportFile) {
+    file(f: ReportFile) {
       for (const d of f.diagnostics) {
         if (d.baselined) continue;
         shown++;
@@ -69,6 +69,7 @@ export function markdownWriter(link: LinkTo = relativeLink): ReportWriter {
         byCode.set(d.code, e);
         if (first[d.severity].length < FIRST) first[d.severity].push({ file: f.path, d });
       }
+      return []; // all of it is written at the end
     },
     end(summary: ReportSummary) {
       const out: string[] = ['### Contract Guard: check', '', mdText(summaryLine({ summary }), 400)];

@@ -1,0 +1,31 @@
+// What makes a list of Chat messages a mini-swe-agent trajectory. Apart from mini-swe-agent.ts because two readers
+// ask it: that reader, and the Chat reader, which leaves such a file to it (and mini-swe-agent.ts reads tool-call
+// messages with the Chat reader's, so neither file imports the other).
+import { isPlainObject, type Obj } from '../objects';
+import type { JsonPath } from '../parse/doc';
+
+export const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
+
+function isMessage(m: unknown): m is Obj {
+  return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);
+}
+
+function isFormatted(v: unknown): v is Obj & { messages: unknown[] } {
+  return isPlainObject(v) && Array.isArray(v.messages) && typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent');
+}
+
+export function messagesOf(v: unknown): { list: Obj[]; path: JsonPath } | undefined {
+  if (Array.isArray(v)) return { list: v as Obj[], path: [] };
+  if (isFormatted(v)) return { list: v.messages as Obj[], path: ['messages'] };
+  return undefined;
+}
+
+/** A mini-swe-agent run: every message plain text, and an action fence or a `<returncode>` observation among them;
+ *  or a file that names its format (`trajectory_format: "mini-swe-agent…"`), whatever its messages hold. */
+export function isMiniSweTrajectory(v: unknown): boolean {
+  const found = messagesOf(v);
+  if (!found || found.list.length === 0) return false;
+  if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && typeof m.role === 'string');
+  if (!found.list.every(isMessage)) return false;
+  return found.list.some((m) => (m.role === 'assistant' && /```mswea_bash_command/.test(m.content as string)) || (m.role === 'user' && RETURNCODE.test(m.content as string)));
+}
