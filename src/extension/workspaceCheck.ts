@@ -29,6 +29,9 @@ export interface WorkspaceSummary {
   message: string;
 }
 
+/** Files at most this large are checked on the pool (larger ones on a background thread of their own, in turn). */
+const POOL_LIMIT = 4 * 1024 * 1024;
+
 /** Files read ahead of the one being checked. */
 const READ_AHEAD = 16;
 
@@ -83,21 +86,24 @@ export async function checkWorkspace(
       const set = contracts.contracts!;
       const pool = uris.length > 1 ? threadPool(live, contracts, set) : undefined;
       token.onCancellationRequested(() => void pool?.close());
-      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => {
+      // a small file goes to the pool, several at once; a large one is checked in its turn where checkPlan puts it
+      // (its own background thread, as when it is opened: large files never run side by side)
+      const onPool = (text: string, uri: vscode.Uri): Promise<CheckResult> | undefined => {
         const { contracts: _compiled, ...options } = checkOptions(uri, set);
-        if (!pool || options.profile !== pool.profile) return live.checkWhole(text, uri, set, cancel.signal);
+        if (!pool || text.length > POOL_LIMIT || options.profile !== pool.profile) return undefined;
         return pool.pool.run({ kind: 'text', text, options }).then((a) => {
           if (a.kind === 'text') return a.result;
           throw new Error(a.kind === undefined ? a.error : 'unexpected reply');
         }, () => Promise.reject(Object.assign(new Error('the check was cancelled'), { name: token.isCancellationRequested ? 'AbortError' : 'Error' })));
       };
-      // checks run ahead as their texts arrive (as many at once as the pool has threads); results are taken in order
+      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => onPool(text, uri) ?? live.checkWhole(text, uri, set, cancel.signal);
+      // pool checks run ahead as their texts arrive; results are taken in order
       const checks = new Map<number, Promise<CheckResult | undefined>>();
       const checkAhead = (j: number) => {
         if (j >= uris.length || checks.has(j)) return;
         read(j);
         const target = isEvalFile(uris[j]) ? evalViewUri(uris[j]) : uris[j];
-        const p = reads.get(j)!.then((text) => (text === undefined ? undefined : checkOne(text, target)));
+        const p = reads.get(j)!.then((text) => (text === undefined ? undefined : onPool(text, target)));
         p.catch(() => undefined); // taken (and its failure handled) in order below
         checks.set(j, p);
       };
@@ -131,7 +137,7 @@ export async function checkWorkspace(
         const doc = open.get(target.toString());
         let result: CheckResult;
         try {
-          result = (await checked)!;
+          result = (await checked) ?? (await checkOne(text, target));
         } catch (e) {
           if (e instanceof Error && e.name === 'AbortError') {
             summary.cancelled = true;

@@ -123,7 +123,7 @@ function startFakeUpstream(options = {}) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const api = apiOf(req.url || '/');
-      let body = {};
+      let body;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       } catch {

@@ -4,11 +4,9 @@
 // Fed each event's JSON as it passes (sse.ts splits the bytes), so it never holds the stream's text, only what the
 // response keeps.
 
+import { isPlainObject, type Obj } from '../../core';
+
 export type ApiKind = 'chat' | 'messages' | 'responses';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The response a stream adds up to, event by event. `response()` may be asked at any point (a cut stream). */
 export interface Assembler {
@@ -36,7 +34,7 @@ class ChatAssembler implements Assembler {
   private usage: unknown;
 
   event(p: unknown): void {
-    if (!isObj(p)) return;
+    if (!isPlainObject(p)) return;
     if (!this.head) {
       const { choices: _c, usage: _u, ...rest } = p;
       this.head = { ...rest, object: 'chat.completion' };
@@ -44,18 +42,18 @@ class ChatAssembler implements Assembler {
     if (p.usage !== undefined && p.usage !== null) this.usage = p.usage;
     if (!Array.isArray(p.choices)) return;
     for (const c of p.choices) {
-      if (!isObj(c)) continue;
+      if (!isPlainObject(c)) continue;
       const index = typeof c.index === 'number' ? c.index : 0;
       let choice = this.choices.get(index);
       if (!choice) this.choices.set(index, (choice = { index, message: { role: 'assistant', content: null }, finish_reason: null }));
       if (c.finish_reason !== undefined && c.finish_reason !== null) choice.finish_reason = c.finish_reason;
       if (c.logprobs !== undefined && c.logprobs !== null) choice.logprobs = c.logprobs;
-      const d = isObj(c.delta) ? c.delta : {};
+      const d = isPlainObject(c.delta) ? c.delta : {};
       const m = choice.message;
       if (typeof d.role === 'string') m.role = d.role;
       if (typeof d.content === 'string') m.content = (m.content ?? '') + d.content;
       if (typeof d.refusal === 'string') m.refusal = (typeof m.refusal === 'string' ? m.refusal : '') + d.refusal;
-      if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) if (isObj(tc)) this.toolCall(m, tc);
+      if (Array.isArray(d.tool_calls)) for (const tc of d.tool_calls) if (isPlainObject(tc)) this.toolCall(m, tc);
     }
   }
 
@@ -66,7 +64,7 @@ class ChatAssembler implements Assembler {
     if (typeof tc.id === 'string') call.id = tc.id;
     if (typeof tc.type === 'string') call.type = tc.type;
     const fn = call.function as Obj;
-    const d = isObj(tc.function) ? tc.function : {};
+    const d = isPlainObject(tc.function) ? tc.function : {};
     if (typeof d.name === 'string') fn.name = (fn.name as string) + d.name;
     if (typeof d.arguments === 'string') fn.arguments = (fn.arguments as string) + d.arguments;
   }
@@ -89,25 +87,25 @@ class MessagesAssembler implements Assembler {
   private readonly partial = new Map<number, string>();
 
   event(p: unknown): void {
-    if (!isObj(p)) return;
+    if (!isPlainObject(p)) return;
     const index = typeof p.index === 'number' ? p.index : -1;
     switch (p.type) {
       case 'message_start':
-        if (isObj(p.message)) this.message = { ...p.message };
+        if (isPlainObject(p.message)) this.message = { ...p.message };
         break;
       case 'content_block_start':
-        if (index >= 0 && isObj(p.content_block)) this.blocks[index] = { ...p.content_block };
+        if (index >= 0 && isPlainObject(p.content_block)) this.blocks[index] = { ...p.content_block };
         break;
       case 'content_block_delta':
-        if (index >= 0 && isObj(p.delta)) this.delta(index, p.delta);
+        if (index >= 0 && isPlainObject(p.delta)) this.delta(index, p.delta);
         break;
       case 'content_block_stop':
         this.settle(index);
         break;
       case 'message_delta':
         if (!this.message) this.message = { type: 'message', role: 'assistant', content: [] };
-        if (isObj(p.delta)) Object.assign(this.message, p.delta);
-        if (isObj(p.usage)) this.message.usage = { ...(isObj(this.message.usage) ? this.message.usage : {}), ...p.usage };
+        if (isPlainObject(p.delta)) Object.assign(this.message, p.delta);
+        if (isPlainObject(p.usage)) this.message.usage = { ...(isPlainObject(this.message.usage) ? this.message.usage : {}), ...p.usage };
         break;
     }
   }
@@ -152,10 +150,10 @@ class ResponsesAssembler implements Assembler {
   private readonly items: Obj[] = [];
 
   event(p: unknown): void {
-    if (!isObj(p) || typeof p.type !== 'string') return;
-    if ((p.type === 'response.completed' || p.type === 'response.incomplete' || p.type === 'response.failed') && isObj(p.response)) this.final = p.response;
-    else if ((p.type === 'response.created' || p.type === 'response.in_progress') && isObj(p.response)) this.created = p.response;
-    else if (p.type === 'response.output_item.done' && isObj(p.item)) this.items[typeof p.output_index === 'number' ? p.output_index : this.items.length] = p.item;
+    if (!isPlainObject(p) || typeof p.type !== 'string') return;
+    if ((p.type === 'response.completed' || p.type === 'response.incomplete' || p.type === 'response.failed') && isPlainObject(p.response)) this.final = p.response;
+    else if ((p.type === 'response.created' || p.type === 'response.in_progress') && isPlainObject(p.response)) this.created = p.response;
+    else if (p.type === 'response.output_item.done' && isPlainObject(p.item)) this.items[typeof p.output_index === 'number' ? p.output_index : this.items.length] = p.item;
   }
 
   response(): Obj | undefined {

@@ -8,11 +8,8 @@
 // - Anthropic Messages: the request, with the answer (a `message`, kept whole) as the last of its `messages`.
 // `recorded` (last) says how the exchange went (path with secrets redacted, status, stream or not, how long; why it is
 // incomplete; an error answer or a body that is not JSON), never a credential.
+import { isPlainObject } from '../../core';
 import type { ApiKind } from './assemble';
-
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Which API a request path calls, or undefined for paths that are passed through unrecorded (`/v1/models`). */
 export function apiKind(method: string | undefined, pathAndQuery: string): ApiKind | undefined {
@@ -48,11 +45,11 @@ export function exchangeLine(kind: ApiKind, requestText: string, answer: unknown
   } catch {
     request = undefined;
   }
-  if (!isObj(request)) {
+  if (!isPlainObject(request)) {
     if (requestText !== '') recorded.request = requestText;
     return JSON.stringify({ recorded: withAnswer(recorded, answer) });
   }
-  const ok = recorded.status < 400 && isObj(answer);
+  const ok = recorded.status < 400 && isPlainObject(answer);
   // `recorded` comes last, so a line starts with the conversation (what an editor shows of it)
   if (!ok) return JSON.stringify({ ...request, recorded: withAnswer(recorded, answer) });
   if (kind === 'messages') {

@@ -49,7 +49,7 @@ describe('navigation: symbols, lenses, links', () => {
   });
 
   it('outlines a large trace from the worker thread\'s call marks', async () => {
-    const cg = await api();
+    await api();
     const uri = wsUri('large/outline.calls.jsonl');
     const lines: string[] = [];
     for (let i = 0; i < 12000; i++) lines.push(JSON.stringify({ name: i % 2 ? 'get_hours' : 'list_rooms', arguments: { building: `Building number ${i}`, weekday: i % 500 === 7 ? 'x' : i % 7 } }));
