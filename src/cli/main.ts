@@ -2,13 +2,9 @@
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
 import { parseArgs } from 'node:util';
-import type { Profile } from '../core/contracts/compile';
-import { jsonlWriter, jsonWriter, markdownWriter, sarifWriter, textWriter, type ReportFile } from '../core';
-import type { Severity } from '../core/model';
+import { checkText, CODES, jsonlWriter, jsonWriter, LineIndex, markdownWriter, readerIds, sarifWriter, textWriter, type Profile, type ReportFile, type Severity } from '../core';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { checkText } from '../core/engine';
-import { LineIndex } from '../core/parse/reader';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, findTraceFiles, UsageError } from './files';
 import { codeList, countFlag, filterByGlobs, loadConfig, oneOf, positiveFlag, severityOf, withFlags } from './settings';
@@ -27,8 +23,6 @@ import { compareCommand } from './compare';
 import { tableCommand } from './table';
 import { markdownLinks } from './links';
 import { codesMarkdown } from '../core/report/codes-doc';
-import { CODES } from '../core/checks';
-import { readerIds } from '../core/formats';
 import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';

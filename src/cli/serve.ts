@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { answer, type FixtureIndex, indexFixtures } from '../core';
+import { collectBody } from './body';
 import { configuredFixturesFolder, DEFAULT_FIXTURES_FOLDER, findFixtureFiles } from './fixture-files';
 import { displayPath, UsageError } from './files';
 
@@ -67,26 +68,13 @@ export function startFixtureServer(index: FixtureIndex, options: ServerOptions =
       done(413, `body over limit (${declared} bytes)`);
       return;
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > maxBody) {
-        refused = true;
-        chunks.length = 0;
-        send(res, 413, refusal(`body is over the ${maxBody}-byte limit`), { connection: 'close' });
-        done(413, `body over limit (more than ${maxBody} bytes)`);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (refused) return;
+    collectBody(req, maxBody, () => {
+      send(res, 413, refusal(`body is over the ${maxBody}-byte limit`), { connection: 'close' });
+      done(413, `body over limit (more than ${maxBody} bytes)`);
+    }, (body) => {
       let reply;
       try {
-        reply = answer(index, Buffer.concat(chunks).toString('utf8'));
+        reply = answer(index, body.toString('utf8'));
       } catch (e) {
         // whatever a request does to the answering code, the server answers 500 and keeps serving
         reply = { status: 500, body: { ok: false, error: 'internal error', result: null }, note: `internal error: ${String((e as Error)?.message ?? e).split('\n')[0]}` };

@@ -1,9 +1,9 @@
 // "Contract Guard: Check Workspace Contracts": every trace the trace globs find (honouring files.exclude and
 // search.exclude) is read through vscode.workspace.fs — open documents by their current text — checked, and its
 // diagnostics published, with a cancellable progress notification and a summary at the end. On the desktop the
-// files are checked on the CLI's pool of threads (src/cli/pool.ts: one per core, contracts compiled once per
-// thread), several at once, and published in order; in the web host, and for a file under other settings than
-// the pool's, each goes where the core's checkPlan puts it.
+// files up to 4 MB are checked on the CLI's pool of threads (src/cli/pool.ts: one per core, contracts compiled once
+// per thread), several at once, and published in order; larger ones, those in the web host, and a file under other
+// settings than the pool's each go where the core's checkPlan puts it, in turn.
 import * as vscode from 'vscode';
 import type { ContractSet } from '../core';
 import { defaultJobs, WorkerPool } from '../cli/pool';

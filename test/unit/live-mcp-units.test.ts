@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { checkText, LineIndex } from '../../src/core';
 import { LiveFindings } from '../../src/cli/live/findings';
 import { JsonlOut, outFile } from '../../src/cli/live/jsonl';
-import { SseReader } from '../../src/cli/live/mcp-http';
+import { SseReader } from '../../src/cli/live/sse';
 import { McpRecorder } from '../../src/cli/live/mcp-recorder';
 import { LineSplitter } from '../../src/cli/live/mcp-stdio';
 import { tempDir } from './live-mcp-otlp-helpers';

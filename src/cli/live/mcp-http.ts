@@ -5,8 +5,9 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
 import type { McpRecorder } from './mcp-recorder';
+import { SseReader } from './sse';
+import { collectBody } from '../body';
 import { HOST } from '../serve';
 
 /** A JSON-RPC body larger than this is refused (413): a message, not a file transfer. */
@@ -19,41 +20,6 @@ function passed(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
   const out: http.OutgoingHttpHeaders = {};
   for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP.has(k)) out[k] = v;
   return out;
-}
-
-/** Server-Sent Events read as they arrive: each event's `data` lines, joined, go to `onData`. */
-export class SseReader {
-  private readonly decoder = new StringDecoder('utf8');
-  private pending = '';
-  private data: string[] = [];
-
-  constructor(private readonly onData: (data: string) => void) {}
-
-  push(chunk: Buffer): void {
-    this.pending += this.decoder.write(chunk);
-    let nl: number;
-    while ((nl = this.pending.indexOf('\n')) !== -1) {
-      const line = this.pending.slice(0, nl).replace(/\r$/, '');
-      this.pending = this.pending.slice(nl + 1);
-      this.line(line);
-    }
-  }
-
-  end(): void {
-    this.pending += this.decoder.end();
-    if (this.pending) this.line(this.pending);
-    this.pending = '';
-    this.line('');
-  }
-
-  private line(line: string): void {
-    if (line === '') {
-      if (this.data.length) this.onData(this.data.join('\n'));
-      this.data = [];
-    } else if (line.startsWith('data:')) {
-      this.data.push(line.slice(line.charCodeAt(5) === 32 ? 6 : 5));
-    }
-  }
 }
 
 function refuse(res: http.ServerResponse, status: number, message: string): void {
@@ -97,24 +63,8 @@ function relay(up: http.IncomingMessage, res: http.ServerResponse, recorder: Mcp
 export function startMcpHttpProxy(upstream: URL, recorder: McpRecorder, port = 0): Promise<McpHttpProxy> {
   const client = upstream.protocol === 'https:' ? https : http;
   const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        refused = true;
-        chunks.length = 0;
-        refuse(res, 413, `request body is over the ${MAX_BODY}-byte limit`);
-        return;
-      }
-      chunks.push(chunk);
-    });
     req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (refused) return;
-      const body = Buffer.concat(chunks);
+    collectBody(req, MAX_BODY, () => refuse(res, 413, `request body is over the ${MAX_BODY}-byte limit`), (body) => {
       if (body.length && String(req.headers['content-type'] ?? '').includes('json')) recorder.message('client', body.toString('utf8'));
       const target = new URL(req.url ?? '/', upstream);
       const headers = passed(req.headers);

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import type { CheckOptions } from '../../core';
+import { collectBody } from '../body';
 import { displayPath, UsageError } from '../files';
 import { HOST } from '../serve';
 import { Coalesced, LiveFindings, SessionLines, settled } from './findings';
@@ -189,24 +190,8 @@ export function startOtlpReceiver(o: OtlpOptions): Promise<OtlpReceiver> {
       const what = !encoding ? `content type ${req.headers['content-type'] ?? '(none)'}` : `content encoding ${zip}`;
       return no(415, `unsupported ${what}; send application/json or application/x-protobuf, gzip or not`, encoding);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let refused = false;
-    req.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        refused = true;
-        chunks.length = 0;
-        no(413, `body is over the ${MAX_BODY}-byte limit`, encoding, { connection: 'close' });
-        return;
-      }
-      chunks.push(chunk);
-    });
     req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (refused) return;
-      const raw = Buffer.concat(chunks);
+    collectBody(req, MAX_BODY, () => no(413, `body is over the ${MAX_BODY}-byte limit`, encoding, { connection: 'close' }), (raw) => {
       void (zip === 'gzip' ? gunzip(raw) : Promise.resolve(raw)).then(
         (body) => {
           let request;
