@@ -2,7 +2,7 @@
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
 import { parseArgs } from 'node:util';
-import { checkText, CODES, jsonlWriter, jsonWriter, LineIndex, markdownWriter, readerIds, sarifWriter, textWriter, type Profile, type ReportFile, type Severity } from '../core';
+import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, type Profile, readerIds, type ReportFile, sarifWriter, type Severity, textWriter } from '../core';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredContracts } from './contracts';
@@ -22,8 +22,6 @@ import { inferCommand } from './infer';
 import { compareCommand } from './compare';
 import { tableCommand } from './table';
 import { markdownLinks } from './links';
-import { codesMarkdown } from '../core/report/codes-doc';
-import { packsMarkdown } from '../core/report/packs-doc';
 
 const VERSION = '0.1.0';
 

@@ -3,9 +3,6 @@
 // moving. Matching counts: a baseline entry seen twice accepts two equal findings, a third is new.
 import type { ReportFile } from './report/model';
 
-// The engine still imports it from here (until it imports ./fingerprint).
-export { findingFingerprint } from './fingerprint';
-
 export const BASELINE_VERSION = 1;
 
 export interface BaselineEntry {

@@ -31,7 +31,7 @@ export function yieldToLoop(): Promise<void> {
 function aborted(signal: AbortSignal | undefined): void {
   if (!signal?.aborted) return;
   const reason = (signal as { reason?: unknown }).reason;
-  throw reason ?? Object.assign(new Error('the check was cancelled'), { name: 'AbortError' });
+  throw reason instanceof Error ? reason : Object.assign(new Error('the check was cancelled'), { name: 'AbortError' });
 }
 
 /** Check one file's text like checkText, yielding to the event loop between slices; cancellable. */

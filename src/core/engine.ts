@@ -10,7 +10,7 @@ import { emptyContracts, type ContractSet } from './contracts/types';
 import { sessionContext, type ContextSettings } from './context';
 import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader } from './formats';
 import { claims, SessionSink } from './formats/adapter';
-import { findingFingerprint } from './baseline';
+import { findingFingerprint } from './fingerprint';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { nodeDoc, spanOf, type Doc, type JsonPath } from './parse/doc';

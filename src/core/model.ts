@@ -2,10 +2,9 @@
 // Plain records with source offsets only: views turn offsets into lines, columns or editor ranges.
 
 /** A half-open range of UTF-16 code units in the source text: [start, end). */
-export interface Span {
-  start: number;
-  end: number;
-}
+import type { Span } from './parse/span';
+
+export type { Span };
 
 export type Severity = 'error' | 'warning' | 'info';
 

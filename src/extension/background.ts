@@ -5,10 +5,8 @@
 // answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
-import type { CheckOptions, ContractFile, FileResult, Finding, FindingsDelta, Growing, Profile } from '../core';
-import { applyDelta, completeLines } from '../core';
+import { applyDelta, type CheckOptions, completeLines, type ContractFile, type DecisionTable, type FileResult, type Finding, type FindingsDelta, type Growing, type Profile, type TableOptions } from '../core';
 import type { CallMark } from './callMarks';
-import type { DecisionTable, TableOptions } from '../core/report/decision-table';
 
 /** What a worker is asked: the options without the compiled contracts, which it builds from their sources. */
 export interface CheckJob {

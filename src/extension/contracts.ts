@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { loadContracts, type ContractFinding, type ContractSet } from '../core';
 import type { ContractSources } from './background';
-import { decode, LineIndex, rangeOf } from './lines';
+import { decode, EditorLines, rangeOf } from './lines';
 import { excludeGlob, globOf, readSettings } from './settings';
 import { toDiagnostics, type SeverityMap } from './convert';
 
@@ -15,7 +15,7 @@ export interface ContractFile {
   /** The path handed to the core (workspace-relative), which its findings and related information use. */
   path: string;
   text: string;
-  lines?: LineIndex;
+  lines?: EditorLines;
 }
 
 export class ContractStore implements vscode.Disposable {
@@ -165,7 +165,7 @@ export class ContractStore implements vscode.Disposable {
   private positioner(file: ContractFile) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString());
     if (doc && doc.getText() === file.text) return doc;
-    file.lines ??= new LineIndex(file.text);
+    file.lines ??= new EditorLines(file.text);
     return file.lines;
   }
 

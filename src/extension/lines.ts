@@ -1,31 +1,18 @@
-// Offsets to positions for text that is not open in an editor (VS Code's line breaks: \n, \r\n, \r).
+// Offsets to positions for text that is not open in an editor, by VS Code's line breaks (\n, \r\n, \r): the core's
+// LineIndex with its 'editor' rule, as 0-based vscode.Positions.
 import * as vscode from 'vscode';
+import { LineIndex } from '../core';
 
-export class LineIndex {
-  private readonly starts: number[] = [0];
+export class EditorLines {
+  private readonly index: LineIndex;
 
   constructor(private readonly text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === 13 /* \r */) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        this.starts.push(i + 1);
-      } else if (ch === 10 /* \n */) {
-        this.starts.push(i + 1);
-      }
-    }
+    this.index = LineIndex.of(text, 'editor');
   }
 
   positionAt(offset: number): vscode.Position {
-    const o = Math.max(0, Math.min(offset, this.text.length));
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= o) lo = mid;
-      else hi = mid - 1;
-    }
-    return new vscode.Position(lo, o - this.starts[lo]);
+    const p = this.index.position(Math.max(0, Math.min(offset, this.text.length)));
+    return new vscode.Position(p.line - 1, p.column - 1);
   }
 }
 

@@ -11,7 +11,7 @@ import type { ThreadAnswer, ThreadJob, ThreadSettings } from '../cli/threads';
 import type { ContractStore } from './contracts';
 import { toDiagnostics, type SeverityMap } from './convert';
 import { checkOptions, countFindings, type CheckResult, type TraceDiagnostics } from './diagnostics';
-import { decode, LineIndex } from './lines';
+import { decode, EditorLines } from './lines';
 import { evalViewUri, isEvalFile, readEval } from './evalView';
 import { excludeGlob, globOf, readSettings } from './settings';
 
@@ -153,7 +153,7 @@ export async function checkWorkspace(
           collection.delete(target);
           continue;
         }
-        const at = doc ?? new LineIndex(text);
+        const at = doc ?? new EditorLines(text);
         const diagnostics = toDiagnostics(result.findings, target, at, map, (p, span) => contracts.locate(p, span));
         collection.set(target, diagnostics);
         const counts = countFindings(result.findings, map);

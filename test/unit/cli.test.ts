@@ -58,6 +58,7 @@ describe('contract-guard check', () => {
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^ {2}fixtures\/traces\/hours\.calls\.jsonl:3:70 +error +type-drift +weekday wanted integer, got boolean true$/m);
     assert.match(r.stdout.trimEnd().split('\n').pop()!, /^6 calls in 1 trace: \d+ errors, \d+ warnings?, \d+ info$/);
+    // eslint-disable-next-line no-control-regex -- the escape character is what the test looks for
     assert.doesNotMatch(r.stdout, /\u001b\[/, 'no colour when stdout is not a TTY');
   });
 

@@ -5,9 +5,8 @@ import type { Span, ToolCall } from '../model';
 import { spanOf, type Anchor } from '../parse/doc';
 import { brief } from '../results';
 import type { Check, SessionContext } from './check';
+import { isPlainObject } from '../objects';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const MAX_DEPTH = 8;
 
 /** What the results of one source tool offered for one field: scalar values, and texts for plain-text results. */
@@ -54,7 +53,7 @@ function scalarsInto(v: unknown, out: Set<string>, depth = 0): void {
   if (depth > MAX_DEPTH || v === null || v === undefined) return;
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.add(String(v));
   else if (Array.isArray(v)) for (const x of v) scalarsInto(x, out, depth + 1);
-  else if (isObj(v)) for (const k in v) scalarsInto(v[k], out, depth + 1);
+  else if (isPlainObject(v)) for (const k in v) scalarsInto(v[k], out, depth + 1);
 }
 
 /** The values under `field` anywhere in the body; false when the body has no such key. */
@@ -62,7 +61,7 @@ function fieldValuesInto(v: unknown, field: string, out: Set<string>, depth = 0)
   if (depth > MAX_DEPTH) return false;
   let found = false;
   if (Array.isArray(v)) for (const x of v) found = fieldValuesInto(x, field, out, depth + 1) || found;
-  else if (isObj(v)) {
+  else if (isPlainObject(v)) {
     for (const k in v) {
       if (k === field) {
         scalarsInto(v[k], out);
@@ -85,8 +84,8 @@ const entries = new WeakMap<ToolContract, [string, ArgumentSource][]>();
 function sourcesOf(contract: ToolContract | undefined): [string, ArgumentSource][] | undefined {
   const sources = contract?.argumentSources;
   if (!sources) return undefined;
-  let list = entries.get(contract!);
-  if (!list) entries.set(contract!, (list = Object.entries(sources)));
+  let list = entries.get(contract);
+  if (!list) entries.set(contract, (list = Object.entries(sources)));
   return list;
 }
 
@@ -167,7 +166,7 @@ export const assumedValue: Check = {
 
     function check(call: ToolCall, arg: string, src: ArgumentSource): void {
       const args = pairing.args(call);
-      if (!isObj(args) || !(arg in args)) return;
+      if (!isPlainObject(args) || !(arg in args)) return;
       const values = scalarValues(args[arg]);
       if (!values) return;
       if (ctx.schemaFaults(call).some((f) => f.path.length >= 1 && f.path[0] === arg)) return; // one finding per fault

@@ -11,6 +11,7 @@
 import type { Span } from '../model';
 import type { Check } from './check';
 import { isIdentifierLike, withoutRecipient } from './tool-names';
+import { isPlainObject } from '../objects';
 
 export interface WrittenCall extends Span {
   /** The tool it names (as the contracts know it, when they do). */
@@ -19,8 +20,6 @@ export interface WrittenCall extends Span {
   form: string;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Longest JSON block tried: a longer one is not a call someone meant to make (and bounds the scan). */
 const MAX_BLOCK = 20_000;
@@ -31,8 +30,8 @@ const OTHER_KEYS = new Set(['type', 'id']);
 
 /** The name of a call-shaped object (`{name, arguments}`, `{tool, parameters}`, `{type: "function", function}`). */
 function callName(v: unknown): string | undefined {
-  if (!isObj(v)) return undefined;
-  if (isObj(v.function) && (v.type === 'function' || Object.keys(v).every((k) => k === 'function' || OTHER_KEYS.has(k)))) return callName(v.function);
+  if (!isPlainObject(v)) return undefined;
+  if (isPlainObject(v.function) && (v.type === 'function' || Object.keys(v).every((k) => k === 'function' || OTHER_KEYS.has(k)))) return callName(v.function);
   const nameKey = NAME_KEYS.find((k) => typeof v[k] === 'string');
   const argsKey = ARGS_KEYS.find((k) => k in v);
   if (nameKey === undefined || argsKey === undefined) return undefined;
@@ -68,7 +67,7 @@ function jsonCalls(v: unknown): string[] | undefined {
   if (one !== undefined) return [one];
   if (!Array.isArray(v) || v.length === 0) return undefined;
   const names = v.map(callName);
-  return names.every((n) => n !== undefined) ? (names as string[]) : undefined;
+  return names.every((n) => n !== undefined) ? (names) : undefined;
 }
 
 const TOOL_CALL = /<tool_call>([\s\S]*?)(?:<\/tool_call>|$)/g;
@@ -118,7 +117,7 @@ export function writtenCalls(text: string, tool: (name: string) => string | unde
           const names = jsonCalls(parse(text.slice(start, end)));
           if (names) {
             const known = names.map(tool);
-            if (known.every((n) => n !== undefined)) out.push({ name: (known as string[]).join(', '), form: names.length > 1 ? 'JSON calls' : 'a JSON call', start, end });
+            if (known.every((n) => n !== undefined)) out.push({ name: (known).join(', '), form: names.length > 1 ? 'JSON calls' : 'a JSON call', start, end });
           }
           const after = text.indexOf('\n', end);
           resume = after < 0 ? text.length : after + 1;

@@ -5,7 +5,7 @@ import { hash64, valueKey } from '../fingerprint';
 import type { Span, ToolCall } from '../model';
 import type { Anchor } from '../parse/doc';
 import { spanOf } from '../parse/doc';
-import type { Check, SessionContext } from './check';
+import type { Check } from './check';
 
 interface Seen {
   /** Index of the first call of the current run of repeats, and of its latest one. */

@@ -116,9 +116,9 @@ export class SessionPairing implements Pairing {
     const { calls, results } = ctx.session;
     this.base = carried?.calls ?? 0;
     this.carried = carried?.ids;
-    this.results = new Array(calls.length).fill(undefined);
+    this.results = new Array<ToolResult | undefined>(calls.length).fill(undefined);
     this.resultIndexes = new Array<number>(calls.length).fill(-1);
-    this.calls = new Array(results.length).fill(undefined);
+    this.calls = new Array<ToolCall | undefined>(results.length).fill(undefined);
     this.pair();
   }
 
@@ -263,7 +263,7 @@ export class SessionPairing implements Pairing {
   }
 
   contract(name: string): ToolContract | undefined {
-    const cache = (this.contracts ??= new Map());
+    const cache = (this.contracts ??= new Map<string, ToolContract | undefined>());
     if (cache.has(name)) return cache.get(name);
     let c = this.ctx.contractFor(name)?.contract;
     // A contract silent on effects takes them from the definition recorded in the trace (MCP annotations).
@@ -276,7 +276,7 @@ export class SessionPairing implements Pairing {
   }
 
   mutating(call: ToolCall): boolean {
-    const cache = (this.mutates ??= new Map());
+    const cache = (this.mutates ??= new Map<string, boolean>());
     let m = cache.get(call.name);
     if (m === undefined) {
       m = isMutating(call, this.contract(call.name));

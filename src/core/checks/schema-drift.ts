@@ -1,8 +1,7 @@
 // The tool definition recorded in the trace is not the one the workspace contract holds for that tool.
 import type { Check } from './check';
+import { isPlainObject, type Obj } from '../objects';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Prose does not change behaviour: two schemas that differ only in these keys are the same contract.
 function isProse(k: string): boolean {
@@ -12,7 +11,7 @@ function isProse(k: string): boolean {
 /** JSON with sorted keys and without prose, so that equal contracts compare equal. */
 export function canonicalSchema(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalSchema).join(',')}]`;
-  if (isObj(v)) {
+  if (isPlainObject(v)) {
     const keys = Object.keys(v).filter((k) => !isProse(k)).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalSchema(v[k])}`).join(',')}}`;
   }
@@ -45,8 +44,8 @@ function sameSchema(a: unknown, b: unknown): boolean {
 
 /** A short account of how two argument schemas differ, for the message. */
 function summarize(recorded: unknown, workspace: unknown): string {
-  const rp = isObj(recorded) && isObj(recorded.properties) ? recorded.properties : {};
-  const wp = isObj(workspace) && isObj(workspace.properties) ? workspace.properties : {};
+  const rp = isPlainObject(recorded) && isPlainObject(recorded.properties) ? recorded.properties : {};
+  const wp = isPlainObject(workspace) && isPlainObject(workspace.properties) ? workspace.properties : {};
   const parts: string[] = [];
   const added = Object.keys(rp).filter((k) => !(k in wp));
   const removed = Object.keys(wp).filter((k) => !(k in rp));
@@ -55,7 +54,7 @@ function summarize(recorded: unknown, workspace: unknown): string {
   if (removed.length) parts.push(`lacks ${removed.join(', ')}`);
   if (changed.length) parts.push(`changes ${changed.join(', ')}`);
   // sorted as text: a trace's `required` may hold objects (with a "toString" key the default sort would call)
-  const req = (s: unknown) => canonicalSchema(isObj(s) && Array.isArray(s.required) ? s.required.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).sort() : []);
+  const req = (s: unknown) => canonicalSchema(isPlainObject(s) && Array.isArray(s.required) ? s.required.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).sort() : []);
   if (req(recorded) !== req(workspace)) parts.push('requires different keys');
   return parts.length ? parts.join('; ') : 'differs in its other keywords';
 }

@@ -5,9 +5,8 @@ import { resultBodyAnchor } from '../results';
 import { spanOf, type Anchor, type JsonPath } from '../parse/doc';
 import type { Check } from './check';
 import { ARTIFACT_KEYS, artifactOf, claimsWrite } from './mutation';
+import { isPlainObject, type Obj } from '../objects';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Keys (lower-cased, without `_` and `-`) that hold a digest of the artifact. */
 const DIGEST = new Set(['sha256', 'sha1', 'sha512', 'sha', 'md5', 'digest', 'hash', 'etag', 'checksum', 'contenthash', 'contentsha256', 'blobsha', 'filehash']);
@@ -102,12 +101,12 @@ function digestAt(o: Obj, nest?: string): FoundDigest | undefined {
 /** The digest a result reports (in the body, or one level inside `result`/`data`/`file`/...), and the artifact
  *  named next to it. */
 function digestIn(body: unknown): FoundDigest | undefined {
-  if (!isObj(body)) return undefined;
+  if (!isPlainObject(body)) return undefined;
   const top = digestAt(body);
   if (top) return top;
   for (const k of NESTS) {
     const inner = body[k];
-    if (!isObj(inner)) continue;
+    if (!isPlainObject(inner)) continue;
     const found = digestAt(inner, k);
     if (found) return { ...found, artifact: found.artifact ?? namedIn(body) };
   }
@@ -122,9 +121,9 @@ function structuredEvidence(result: ToolResult): { at: Anchor; filePath: string 
   let k = path.lastIndexOf('message');
   if (k < 0 && path[path.length - 1] === 'toolUseResult') k = path.length - 1;
   if (k < 0) return undefined;
-  for (let i = 0; i < k; i++) line = isObj(line) || Array.isArray(line) ? (line as Record<string | number, unknown>)[path[i]] : undefined;
-  const tur = isObj(line) ? line.toolUseResult : undefined;
-  if (!isObj(tur) || !Array.isArray(tur.structuredPatch) || tur.structuredPatch.length > 0) return undefined;
+  for (let i = 0; i < k; i++) line = isPlainObject(line) || Array.isArray(line) ? (line as Record<string | number, unknown>)[path[i]] : undefined;
+  const tur = isPlainObject(line) ? line.toolUseResult : undefined;
+  if (!isPlainObject(tur) || !Array.isArray(tur.structuredPatch) || tur.structuredPatch.length > 0) return undefined;
   // A create writes a whole new file: an empty patch says nothing there. An update (Write) or an edit that moved
   // no line did not change the file.
   if (tur.type === 'create' || typeof tur.filePath !== 'string') return undefined;
@@ -199,7 +198,7 @@ export const staleDigest: Check = {
 
     function checkExpected(call: ToolCall): void {
       const args = pairing.args(call);
-      if (!isObj(args)) return;
+      if (!isPlainObject(args)) return;
       let artifact: string | undefined;
       for (const k in args) {
         if (!isExpectedDigestKey(k)) continue;
@@ -255,7 +254,7 @@ export const staleDigest: Check = {
         return;
       }
       if (mutating && claimsWrite(call, contract)) {
-        const expected = isObj(args) ? Object.keys(args).filter(isExpectedDigestKey).map((k) => digestText(args[k])).find((d) => d) : undefined;
+        const expected = isPlainObject(args) ? Object.keys(args).filter(isExpectedDigestKey).map((k) => digestText(args[k])).find((d) => d) : undefined;
         const before = st?.current ?? expected;
         if (before !== undefined && sameDigest(before, found.digest)) {
           ctx.report({

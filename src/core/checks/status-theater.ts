@@ -2,18 +2,17 @@
 // seed's accept_tool_body demands ({ok, error, result}) is malformed. Honest failures are never theater.
 import { bodyFailure, brief, isSetError, okExitCodesFor, transportKind, transportVerdict, type ResultReading } from '../results';
 import type { Check } from './check';
+import { isPlainObject } from '../objects';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const ENVELOPE = ['ok', 'error', 'result'] as const;
 
 /** The envelope fault of a body, if it is (or must be) an {ok, error, result} envelope. */
 export function envelopeFault(reading: ResultReading, declared: boolean): string | undefined {
   const b = reading.body;
-  const looksLikeOne = isObj(b) && 'ok' in b && ('error' in b || 'result' in b);
+  const looksLikeOne = isPlainObject(b) && 'ok' in b && ('error' in b || 'result' in b);
   if (!declared && !looksLikeOne) return undefined;
-  if (!isObj(b)) return `envelope expected {ok, error, result}, got ${b === undefined ? 'no body' : typeof b === 'string' ? 'text ' + brief(b) : brief(b)}`;
+  if (!isPlainObject(b)) return `envelope expected {ok, error, result}, got ${b === undefined ? 'no body' : typeof b === 'string' ? 'text ' + brief(b) : brief(b)}`;
   if (!('ok' in b && 'error' in b && 'result' in b)) {
     const missing = ENVELOPE.filter((k) => !(k in b));
     return `envelope lacks ${missing.join(' and ')} (expected ok, error and result)`;

@@ -59,7 +59,8 @@ function valueAt(root: unknown, path: JsonPath): unknown {
 const ENUM_SHOWN = 10;
 
 function constraintExpectation(e: ErrorObject): string {
-  const p = e.params as Record<string, unknown>;
+  // ajv's params: limits, comparisons and patterns are numbers or strings; the enum's values are any JSON
+  const p = e.params as Record<string, string | number> & { allowedValues?: unknown[]; allowedValue?: unknown };
   switch (e.keyword) {
     case 'enum': {
       // an enormous enum makes a one-line message of its first values, not of all of them
@@ -73,7 +74,7 @@ function constraintExpectation(e: ErrorObject): string {
     case 'exclusiveMinimum':
     case 'maximum':
     case 'exclusiveMaximum':
-      return `${e.keyword.startsWith('exclusive') ? '' : ''}${p.comparison} ${p.limit}`;
+      return `${p.comparison} ${p.limit}`;
     case 'minLength':
       return `at least ${p.limit} character${p.limit === 1 ? '' : 's'}`;
     case 'maxLength':

@@ -3,6 +3,9 @@
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Span } from '../model';
 import { topDoc, type Doc } from './doc';
+import { JSONL_NAME } from '../names';
+
+export { JSONL_NAME };
 
 export interface ParseFailure {
   span: Span;
@@ -96,8 +99,6 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** Names that say "one JSON value per line": such a file is read line by line even when it has one line. */
-export const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
 /** A Server-Sent Events line (`data: {...}`, `event: x`, `id:`, `retry:`, a `:` comment): a recorded stream body. */
 export const SSE_LINE = /^(data|event|id|retry):|^:/;
@@ -191,28 +192,4 @@ export function readingOf(text: string, fileName?: string): TextReading {
 }
 
 /** Converts offsets to 1-based line and column, from the line starts of a text. */
-export class LineIndex {
-  private readonly starts: number[] = [0];
-
-  static of(text: string): LineIndex {
-    const index = new LineIndex();
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) index.starts.push(i + 1);
-    return index;
-  }
-
-  /** For streaming: record that a line starts at `offset`. */
-  addLineStart(offset: number): void {
-    if (offset > this.starts[this.starts.length - 1]) this.starts.push(offset);
-  }
-
-  position(offset: number): { line: number; column: number } {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid] <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
-  }
-}
+export { LineIndex } from './line-index';

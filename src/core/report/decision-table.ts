@@ -12,6 +12,7 @@ import { fixtureCall, replayFixture, type ReplayOutcome } from '../fixtures/repl
 import type { Finding, Span, ToolCall, ToolResult } from '../model';
 import { spanOf, type JsonPath } from '../parse/doc';
 import { bodyFailure, okExitCodesFor, readResult, transportVerdict } from '../results';
+import { isPlainObject } from '../objects';
 
 export type { GateId } from '../checks/check';
 
@@ -157,8 +158,6 @@ const MAX_TEXT = 160;
 /** Codes that say a set of keys breaks the contract (an encoding fault is not a shape: the keys may be fine). */
 const SHAPE_CODES = new Set(['extra-key', 'missing-key', 'unknown-tool']);
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function oneLine(s: string, max: number): string {
   const t = s.replace(/\s+/g, ' ').trim();
@@ -252,7 +251,7 @@ function envelopeGate({ call, result, findings, ctx }: GateInput): GateCell {
     ? { status: 'pass', signal: `honest failure: ${said}` }
     : body
       ? { status: 'pass', signal: `${said}; body says ${body.said}` }
-      : { status: 'pass', signal: isObj(r.body) && r.body.ok === true ? `${said}; ok: true` : said };
+      : { status: 'pass', signal: isPlainObject(r.body) && r.body.ok === true ? `${said}; ok: true` : said };
 }
 
 /** Legal keys: the arguments (and the result) against the contract. */
@@ -262,7 +261,7 @@ function keysGate({ ctx, call, findings }: GateInput): GateCell {
   const resolved = ctx.contractFor(call.name);
   if (!resolved || resolved.contract.arguments === undefined) return { status: 'na', signal: `no contract for ${call.name}` };
   const eff = ctx.effectiveArgs(call);
-  const names = isObj(eff.args) ? Object.keys(eff.args) : [];
+  const names = isPlainObject(eff.args) ? Object.keys(eff.args) : [];
   return { status: 'pass', signal: names.length ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} declared (${resolved.source} contract)` : `no arguments (${resolved.source} contract)` };
 }
 
@@ -352,7 +351,7 @@ function render(v: unknown, nodes: Node[]): string {
         });
         out += ']';
       }
-    } else if (isObj(x)) {
+    } else if (isPlainObject(x)) {
       const ks = Object.keys(x);
       if (depth >= 2 && ks.length) out += '{…}';
       else {
@@ -462,7 +461,7 @@ function keyFaults(ctx: SessionContext, call: ToolCall): { extra: string[]; miss
 /** The sorted top-level keys of a call's arguments, or null when they are not an object (a shape of its own). */
 export function shapeKeys(ctx: SessionContext, call: ToolCall): string[] | null {
   const eff = ctx.effectiveArgs(call);
-  return isObj(eff.args) && eff.encoding !== 'invalid' && eff.encoding !== 'non-object' ? Object.keys(eff.args).sort() : null;
+  return isPlainObject(eff.args) && eff.encoding !== 'invalid' && eff.encoding !== 'non-object' ? Object.keys(eff.args).sort() : null;
 }
 
 /** One string per shape, for lookups and for comparing runs. */
