@@ -6,7 +6,7 @@ import { adapterById, type ContractSet } from '../core';
 import type { TraceDiagnostics } from './diagnostics';
 import { marksOf } from './callMarks';
 import { workspaceConfig } from './config';
-import { NOWHERE, only } from './statusBar';
+import { NOWHERE, onActiveTraceChange, only } from './statusBar';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -37,10 +37,7 @@ export class TraceLanguageStatus implements vscode.Disposable {
     this.disposables.push(
       this.findings,
       this.contracts,
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
-      live.onDidCheck((uri) => {
-        if (uri.toString() === vscode.window.activeTextEditor?.document.uri.toString()) this.update();
-      }),
+      ...onActiveTraceChange(live, () => this.update()),
     );
     this.update();
   }

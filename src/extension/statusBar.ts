@@ -18,6 +18,16 @@ export function only(uri: vscode.Uri): vscode.DocumentSelector {
 /** Matches no document (a language status item cannot be hidden otherwise). */
 export const NOWHERE: vscode.DocumentSelector = { scheme: 'contract-guard-nowhere' };
 
+/** Call `update` when the active editor changes or its document was checked again (the status items' one trigger). */
+export function onActiveTraceChange(live: TraceDiagnostics, update: () => void): vscode.Disposable[] {
+  return [
+    vscode.window.onDidChangeActiveTextEditor(update),
+    live.onDidCheck((uri) => {
+      if (uri.toString() === vscode.window.activeTextEditor?.document.uri.toString()) update();
+    }),
+  ];
+}
+
 export class TraceStatusBar implements vscode.Disposable {
   readonly item: vscode.StatusBarItem;
   readonly language: vscode.LanguageStatusItem;
@@ -31,10 +41,7 @@ export class TraceStatusBar implements vscode.Disposable {
     this.disposables.push(
       this.item,
       this.language,
-      vscode.window.onDidChangeActiveTextEditor(() => this.update()),
-      live.onDidCheck((uri) => {
-        if (uri.toString() === vscode.window.activeTextEditor?.document.uri.toString()) this.update();
-      }),
+      ...onActiveTraceChange(live, () => this.update()),
     );
     this.update();
   }

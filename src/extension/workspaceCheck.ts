@@ -24,6 +24,8 @@ export interface WorkspaceSummary {
   /** Files the globs found that no format adapter recognised. */
   skipped: number;
   cancelled: boolean;
+  /** Files too large to read into the editor (check them with `contract-guard check`). */
+  tooLarge?: string[];
   /** The first of the most severe problems, in file order: where "Show First Problem" goes. */
   first?: { uri: string; line: number; character: number };
   message: string;
@@ -34,6 +36,22 @@ const POOL_LIMIT = 4 * 1024 * 1024;
 
 /** Files read ahead of the one being checked. */
 const READ_AHEAD = 16;
+/** The largest file Check Workspace Contracts reads into the extension host: a larger one (a day's OTLP export) is
+ *  named in the summary instead, for `contract-guard check`, which reads it in parts. */
+const MAX_HOST_FILE = 256 * 1024 * 1024;
+
+/** A file's text, or undefined when it cannot be read, decoded, or is too large to hold in the host. */
+async function readTraceText(uri: vscode.Uri, tooLarge: () => void): Promise<string | undefined> {
+  try {
+    if ((await vscode.workspace.fs.stat(uri)).size > MAX_HOST_FILE) {
+      tooLarge();
+      return undefined;
+    }
+    return decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined; // unreadable, or longer than a string can be: not a trace the editor can show
+  }
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -41,7 +59,8 @@ export function summaryMessage(s: Omit<WorkspaceSummary, 'message' | 'first'>): 
   const parts = [plural(s.error, 'error'), plural(s.warning, 'warning')];
   if (s.info) parts.push(plural(s.info, 'info'));
   const head = `${plural(s.calls, 'call')} in ${plural(s.traces, 'trace')}: ${parts.join(', ')}`;
-  return s.cancelled ? `Cancelled after ${head}` : head;
+  const large = s.tooLarge?.length ? `; too large for the editor, check with contract-guard check: ${s.tooLarge.join(', ')}` : '';
+  return (s.cancelled ? `Cancelled after ${head}` : head) + large;
 }
 
 export async function checkWorkspace(
@@ -53,7 +72,7 @@ export async function checkWorkspace(
 ): Promise<WorkspaceSummary> {
   await contracts.reload();
   const settings = readSettings();
-  const summary = { traces: 0, calls: 0, error: 0, warning: 0, info: 0, skipped: 0, cancelled: false };
+  const summary = { traces: 0, calls: 0, error: 0, warning: 0, info: 0, skipped: 0, cancelled: false, tooLarge: [] as string[] };
   let first: WorkspaceSummary['first'];
   let firstSeverity = vscode.DiagnosticSeverity.Hint;
 
@@ -77,7 +96,7 @@ export async function checkWorkspace(
         else if (contracts.file(vscode.workspace.asRelativePath(uri))) text = Promise.resolve(undefined); // a contract, not a trace
         // an Inspect AI .eval (a zip): the JSON its members make, which its read-only JSON view shows
         else if (isEvalFile(uri)) text = readEval(uri).then((r) => ('text' in r ? r.text : undefined));
-        else text = Promise.resolve(vscode.workspace.fs.readFile(uri)).then(decode, () => undefined);
+        else text = readTraceText(uri, () => summary.tooLarge.push(vscode.workspace.asRelativePath(uri)));
         reads.set(j, text);
       };
       // each file checked where the core's checkPlan puts it (a worker thread is ended when the command is cancelled)
