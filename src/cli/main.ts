@@ -2,12 +2,12 @@
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
 import { parseArgs } from 'node:util';
-import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, type Profile, readerIds, type ReportFile, sarifWriter, type Severity, textWriter } from '../core';
+import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, type ReportFile, sarifWriter, type Severity, textWriter } from '../core';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, findTraceFiles, UsageError } from './files';
-import { codeList, countFlag, filterByGlobs, loadConfig, oneOf, positiveFlag, severityOf, withFlags } from './settings';
+import { CHECKING_FLAGS, checkingSettings, filterByGlobs, oneOf, positiveFlag } from './settings';
 import { checkFiles, defaultJobs, type TraceTarget } from './check-files';
 import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
 import { writeReport } from './report-run';
@@ -70,19 +70,12 @@ async function check(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      contracts: { type: 'string', multiple: true },
+      ...CHECKING_FLAGS,
       format: { type: 'string' },
-      profile: { type: 'string' },
       'fail-on': { type: 'string' },
-      config: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      ignore: { type: 'string', multiple: true },
       output: { type: 'string', short: 'o' },
-      'no-packs': { type: 'boolean' },
-      'max-value-length': { type: 'string' },
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
-      'read-as': { type: 'string' },
       jobs: { type: 'string', short: 'j' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -91,20 +84,14 @@ async function check(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const { config: fileConfig, root } = await loadConfig(values.config);
-  const fromRoot = (p: string) => path.resolve(root, p);
-  const config = withFlags(fileConfig, {
-    profile: values.profile === undefined ? undefined : oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict'),
+  const { config, root, readAs, severity } = await checkingSettings(values, {
     failOn: values['fail-on'] === undefined ? undefined : oneOf<Severity | 'never'>('fail-on', values['fail-on'], ['error', 'warning', 'info', 'never'] as const, 'error'),
-    packs: values['no-packs'] ? false : undefined,
-    maxValueLength: countFlag('max-value-length', values['max-value-length']),
   });
-  const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
+  const fromRoot = (p: string) => path.resolve(root, p);
   const format = oneOf('format', values.format, ['text', 'json', 'jsonl', 'sarif', 'markdown'] as const, 'text');
   const jobs = values.jobs === undefined ? defaultJobs() : positiveFlag('jobs', values.jobs);
   const profile = config.profile ?? 'strict';
   const failOn = config.failOn ?? 'error';
-  const severity = severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore));
 
   const { contracts, paths: contractPaths, files: contractFiles } = await loadConfiguredContracts(values.contracts, config.contracts, root, profile);
 

@@ -2,7 +2,7 @@
 // the CLI's flags. Flags win over the config file; paths and globs of the config are relative to its folder.
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CODES, CONFIG_FILE, type ContractGuardConfig, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type SeverityOverrides } from '../core';
+import { CODES, CONFIG_FILE, type ContractGuardConfig, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type Profile, readerIds, type SeverityOverrides } from '../core';
 import { UsageError } from './files';
 
 export interface LoadedConfig {
@@ -71,4 +71,39 @@ export function oneOf<T extends string>(flag: string, value: string | undefined,
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')}, not ${value}`);
   return value as T;
+}
+
+/** The flags that say how traces are checked, shared by the commands that check them (`check`, `watch`). */
+export const CHECKING_FLAGS = {
+  contracts: { type: 'string', multiple: true },
+  profile: { type: 'string' },
+  config: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
+  'no-packs': { type: 'boolean' },
+  'max-value-length': { type: 'string' },
+  'read-as': { type: 'string' },
+} as const;
+
+export interface CheckingFlagValues {
+  profile?: string;
+  config?: string;
+  only?: string[];
+  ignore?: string[];
+  'no-packs'?: boolean;
+  'max-value-length'?: string;
+  'read-as'?: string;
+}
+
+/** The config file with the checking flags over it, the reader they force and the severities they set. */
+export async function checkingSettings(values: CheckingFlagValues, more: ContractGuardConfig = {}): Promise<LoadedConfig & { readAs?: string; severity: SeverityOverrides }> {
+  const { config: fileConfig, root } = await loadConfig(values.config);
+  const config = withFlags(fileConfig, {
+    profile: values.profile === undefined ? undefined : oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict'),
+    packs: values['no-packs'] ? false : undefined,
+    maxValueLength: countFlag('max-value-length', values['max-value-length']),
+    ...more,
+  });
+  const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
+  return { config, root, readAs, severity: severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore)) };
 }

@@ -9,11 +9,11 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GrowingTrace, isIgnored, JSONL_NAME, LineIndex, readerIds, readsAsLines, type CheckOptions, type FileResult, type Profile } from '../core';
+import { GrowingTrace, isIgnored, JSONL_NAME, LineIndex, readsAsLines, type CheckOptions, type FileResult } from '../core';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, findTraceFiles, UsageError } from './files';
 import { LiveFindings, settled } from './live/findings';
-import { codeList, countFlag, loadConfig, oneOf, severityOf, withFlags } from './settings';
+import { CHECKING_FLAGS, checkingSettings, countFlag } from './settings';
 import { checkFile } from './stream';
 
 const USAGE = `usage: contract-guard watch [PATHS...] [--contracts PATH]... [--tail] [--interval MS]
@@ -66,14 +66,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      contracts: { type: 'string', multiple: true },
-      profile: { type: 'string' },
-      config: { type: 'string' },
-      only: { type: 'string', multiple: true },
-      ignore: { type: 'string', multiple: true },
-      'no-packs': { type: 'boolean' },
-      'max-value-length': { type: 'string' },
-      'read-as': { type: 'string' },
+      ...CHECKING_FLAGS,
       tail: { type: 'boolean' },
       interval: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -83,17 +76,10 @@ export async function watchCommand(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const { config: fileConfig, root } = await loadConfig(values.config);
-  const config = withFlags(fileConfig, {
-    profile: values.profile === undefined ? undefined : oneOf<Profile>('profile', values.profile, ['strict', 'json-schema'] as const, 'strict'),
-    packs: values['no-packs'] ? false : undefined,
-    maxValueLength: countFlag('max-value-length', values['max-value-length']),
-  });
-  const readAs = values['read-as'] === undefined ? undefined : oneOf('read-as', values['read-as'], readerIds(), 'generic');
+  const { config, root, readAs, severity } = await checkingSettings(values);
   const interval = countFlag('interval', values.interval) ?? 250;
   if (interval < 10) throw new UsageError('--interval: at least 10 (milliseconds)');
   const profile = config.profile ?? 'strict';
-  const severity = severityOf(config, codeList('only', values.only), codeList('ignore', values.ignore));
   const { contracts, paths: contractPaths } = await loadConfiguredContracts(values.contracts, config.contracts, root, profile);
   const options: CheckOptions = { contracts, profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength, readAs };
 

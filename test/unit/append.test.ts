@@ -2,29 +2,14 @@
 // the pieces, give what one whole check gives; a long session read in segments too.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { applyDelta, checkText, completeLines, findingsDelta, GrowingTrace, growingTrace, readsAsLines, type CheckOptions } from '../../src/core';
-import { CORPUS, ROOT, fixtureContracts } from './helpers';
+import { fixtureContracts, traceFilesIn } from './helpers';
 
 /** Line-shaped traces: the fixtures, and the corpus's when it is there. */
 function lineTraces(): { name: string; text: string }[] {
-  const out: { name: string; text: string }[] = [];
-  const walk = (dir: string, rel: string) => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full, `${rel}/${e.name}`);
-      else if (/\.jsonl$/.test(e.name)) {
-        const text = readFileSync(full, 'utf8');
-        if (readsAsLines(text, e.name) && text.length < 400_000) out.push({ name: `${rel}/${e.name}`, text });
-      }
-    }
-  };
-  walk(path.join(ROOT, 'fixtures', 'traces'), 'fixtures/traces');
-  walk(CORPUS, 'corpus');
-  return out;
+  return traceFilesIn(['fixtures/traces', 'corpus'], /\.jsonl$/).filter((t) => readsAsLines(t.text, path.basename(t.name)) && t.text.length < 400_000);
 }
 
 /** Feed `text` cut at `cuts` (character offsets) the way a follower sees it appear: complete lines go in, a

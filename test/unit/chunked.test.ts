@@ -1,25 +1,13 @@
 // checkTextChunked: the same result as checkText, in slices that yield to the event loop, cancellable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { checkText, checkTextChunked, type CheckOptions } from '../../src/core';
-import { CORPUS, ROOT, fixtureContracts } from './helpers';
+import { ROOT, fixtureContracts, traceFilesIn } from './helpers';
 
 function traceFiles(): { name: string; text: string }[] {
-  const out: { name: string; text: string }[] = [];
-  const walk = (dir: string, rel: string) => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full, `${rel}/${e.name}`);
-      else if (/\.(jsonl?|traj)$/.test(e.name)) out.push({ name: `${rel}/${e.name}`, text: readFileSync(full, 'utf8') });
-    }
-  };
-  walk(path.join(ROOT, 'fixtures', 'traces'), 'fixtures/traces');
-  walk(path.join(ROOT, 'fixtures', 'vscode'), 'fixtures/vscode');
-  walk(CORPUS, 'corpus');
-  return out;
+  return traceFilesIn(['fixtures/traces', 'fixtures/vscode', 'corpus'], /\.(jsonl?|traj)$/);
 }
 
 test('checkTextChunked', async (t) => {

@@ -75,3 +75,19 @@ export function readTrace(text: string, options: CheckOptions = {}) {
 
 /** JSONL of the given records, one per line. */
 export const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+
+/** Trace files under the given folders (repo-relative; `corpus` is ../shared/corpus, skipped when absent) whose
+ *  names match, with their text: the sample set the cross-checking tests run over. */
+export function traceFilesIn(folders: string[], name: RegExp): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  const walk = (dir: string, rel: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full, `${rel}/${e.name}`);
+      else if (name.test(e.name)) out.push({ name: `${rel}/${e.name}`, text: readFileSync(full, 'utf8') });
+    }
+  };
+  for (const f of folders) walk(f === 'corpus' ? CORPUS : path.join(ROOT, f), f);
+  return out;
+}
