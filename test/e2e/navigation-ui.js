@@ -151,6 +151,8 @@ module.exports = async function ui({ page, screenshot, log, workspace }) {
     await codeRow.waitFor({ state: 'visible', timeout: 10000 });
     if ((await codeRow.getAttribute('aria-expanded')) === 'false') await codeRow.click();
     await view.locator('.monaco-list-row:has-text("Read is missing file_path")').first().waitFor({ state: 'visible', timeout: 10000 });
+    // the tree keeps its expanded rows from an earlier pass: wait for the filtered counts, not for rows drawn before
+    await view.locator(`.monaco-list-row:has-text("${FILE}"):has-text("5000 calls · 20 findings")`).first().waitFor({ state: 'visible', timeout: 15000 }).catch(() => undefined);
     const viewRows = (await view.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     log(`traces view, filtered to missing-key: ${JSON.stringify(viewRows.slice(0, 10))}`);
     // the twenty Reads that name path instead of file_path
