@@ -3,18 +3,21 @@
 // large JSONL file is cut into slices of whole lines checked on several threads at once; the slices are put back
 // together only when each read alone read as the whole file would (FileResult.alone: every line a conversation
 // of its own, one reader), else the file is checked again whole. A small run is checked here, with no threads.
-import { createReadStream, existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createGunzip } from 'node:zlib';
-import type { CheckOptions, ReportDiagnostic, ReportFile } from '../core';
-import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
+import type { CheckOptions } from '../core';
+import { checkedEntry, spooledEntry, type EntrySettings, type FileReport } from './entry';
 import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
 export { defaultJobs } from './pool';
-import { checkFile, readsAsJsonl } from './stream';
-import type { FileJob, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadReply, ThreadSettings } from './threads';
+import { DiagnosticSpool } from './spool';
+import { LineBytes } from './line-bytes';
+import { fileBytes, readsAsJsonl } from './stream';
+import { checkBySessions } from './session-slices';
+import { checkByParts, type PartsIo } from './document-parts';
+import type { FileJob, PartsReply, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadReply, ThreadSettings } from './threads';
 
 export interface TraceTarget {
   file: string;
@@ -52,7 +55,7 @@ function workerFile(): string | undefined {
 }
 
 /** The report entries of the run's files, in order. */
-export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<ReportFile> {
+export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<FileReport> {
   const file = workerFile();
   const sizes = await Promise.all(run.targets.map((t) => fs.stat(t.file).then((s) => s.size, () => 0)));
   const total = sizes.reduce((a, b) => a + b, 0);
@@ -76,10 +79,9 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<ReportFile
   }
 }
 
-async function checkHere(t: TraceTarget, options: CheckOptions, entry: EntrySettings): Promise<ReportFile> {
+async function checkHere(t: TraceTarget, options: CheckOptions, entry: EntrySettings): Promise<FileReport> {
   try {
-    const { result, index } = await checkFile(t.file, options);
-    return fileEntry(t.shown, result.format, result.calls, diagnosticsOf(result.findings, index, t.rel, entry), t.wanted, entry);
+    return await checkedEntry(t, options, entry);
   } catch (e) {
     throw new UsageError(`${t.shown}: ${describeLimit(e)}`);
   }
@@ -129,15 +131,19 @@ async function* inOrder<T, R>(items: T[], start: (item: T, i: number) => Promise
 }
 
 /** Hands a file to the pool; the inner promise is its entry. */
-async function checkOnThreads(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, entry: EntrySettings, slice: boolean): Promise<Later<ReportFile>> {
+async function checkOnThreads(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, entry: EntrySettings, slice: boolean): Promise<Later<FileReport>> {
   if (slice && (await readsAsJsonl(t.file))) {
     const sliced = await checkSliced(pool, t, entry);
     if (sliced) return sliced;
+  } else if (slice && !/\.eval$/i.test(t.file)) {
+    // one large document: its parts on the threads when its traces are independent (document-parts.ts)
+    const parted = await checkByParts(t, entry, partsIo(pool, t));
+    if (parted) return parted;
   }
   return { result: wholeFile(pool, t) };
 }
 
-function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): Promise<ReportFile> {
+function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): Promise<FileReport> {
   const job: FileJob = { kind: 'file', file: t.file, shown: t.shown, rel: t.rel, wanted: t.wanted };
   return ask(pool, job, t).then((a) => {
     if (a.kind !== 'file') throw new Error('unexpected reply');
@@ -169,100 +175,127 @@ interface Later<R> {
  * whole). At most two slices per thread are out at once. A slice's offsets start at 0: only its lines and columns
  * reach the report, and those the main thread shifts by the lines before it.
  */
-async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, entry: EntrySettings): Promise<Later<ReportFile> | undefined> {
+async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, entry: EntrySettings): Promise<Later<FileReport> | undefined> {
   const name = t.file.replace(/\.gz$/i, '');
   const gzip = name !== t.file;
-  const parts: Promise<SlicePart>[] = [];
-  const out = new Set<Promise<unknown>>();
-  let first = true;
-  const pieces: Buffer[] = [];
-  let size = 0;
-  let clean = 0;
+  const merge = new SliceMerge();
+  // each slice's part is merged once those before it are (the parts are not kept)
+  let merging = Promise.resolve();
+  const bytesRead = new LineBytes();
+  const sender = sliceSender(pool, t, name);
   const send = async (bytes: Uint8Array): Promise<Later<SlicePart>> => {
-    const job: SliceJob = { kind: 'slice', bytes: bytes.buffer as ArrayBuffer, first, name, rel: t.rel };
-    first = false;
-    const p = ask(pool, job, t, [job.bytes]).then((a) => (a as SliceReply).part);
-    p.catch(() => undefined);
-    parts.push(p);
-    out.add(p);
-    void p.finally(() => out.delete(p)).catch(() => undefined);
-    while (out.size >= 2 * pool.size) await Promise.race(out).catch(() => undefined);
-    return { result: p };
+    const later = await sender(bytes);
+    merging = merging.then(() => later.result).then((p) => merge.add(p));
+    merging.catch(() => undefined); // awaited at the end; not an unhandled rejection meanwhile
+    return later;
   };
   let probed = false;
-  const source = createReadStream(t.file, { highWaterMark: 1 << 20 });
-  for await (const piece of gzip ? source.pipe(createGunzip()) : source) {
-    pieces.push(piece as Buffer);
-    size += (piece as Buffer).length;
-    if (size < (probed ? SLICE_BYTES : PROBE_BYTES)) continue;
-    const bytes = cutAtLastNewline(pieces, clean);
-    if (bytes === undefined) {
-      clean = pieces.length; // one line longer than a slice: it grows until its end
-      continue;
-    }
-    clean = 0;
-    size -= bytes.length;
+  for await (const piece of fileBytes(t.file, gzip)) {
+    bytesRead.push(piece);
+    if (bytesRead.size < (probed ? SLICE_BYTES : PROBE_BYTES)) continue;
+    const bytes = bytesRead.cut();
+    if (bytes === undefined) continue; // one line longer than a slice: it grows until its end
     const p = await send(bytes);
     if (!probed) {
       probed = true;
       const probe = await p.result.catch(() => undefined);
       if (probe?.alone === undefined) {
-        source.destroy();
-        return undefined; // the lines do not stand alone (or the probe failed): whole
+        merge.discard();
+        if (!probe?.apart) return undefined; // the lines do not stand alone (or the probe failed): whole
+        // lines of separate sessions: slices cut at sessions (session-slices.ts)
+        return checkBySessions(t.file, gzip, { send: sliceSender(pool, t, name), whole: () => wholeFile(pool, t), merge: (done, reader) => merged(t, done, entry, reader)! });
       }
     }
   }
-  const rest = joined(pieces, size);
+  const rest = bytesRead.rest();
   if (rest.length) await send(rest);
-  return { result: Promise.all(parts).then((done) => merged(t, done, entry) ?? wholeFile(pool, t)) };
+  return { result: merging.then(() => merge.entry(t, entry) ?? wholeFile(pool, t)) };
 }
 
-/** Bytes in an ArrayBuffer of their own (so they can be moved to a thread). */
-function joined(pieces: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+/** Hands jobs of one file to the pool in order, each answered with a `part`; returns once at most two per thread
+ *  are out. */
+function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): (job: ThreadJob, transfer?: ArrayBuffer[]) => Promise<Later<R>> {
+  const out = new Set<Promise<unknown>>();
+  return async (job, transfer) => {
+    const p = ask(pool, job, t, transfer).then((a) => (a as unknown as { part: R }).part);
+    p.catch(() => undefined);
+    out.add(p);
+    void p.finally(() => out.delete(p)).catch(() => undefined);
+    while (out.size >= 2 * pool.size) await Promise.race(out).catch(() => undefined);
+    return { result: p };
+  };
 }
 
-/** The bytes of `pieces` up to their last newline (included), taken out of them; undefined when they hold none.
- *  `clean`: how many leading pieces are known to hold no newline (not searched again: a long line stays linear).
- *  A newline byte never falls inside a UTF-8 sequence, so each slice decodes alone as it does in the whole. */
-function cutAtLastNewline(pieces: Buffer[], clean = 0): Uint8Array | undefined {
-  for (let k = pieces.length - 1; k >= clean; k--) {
-    const nl = pieces[k].lastIndexOf(10);
-    if (nl < 0) continue;
-    const head = pieces.slice(0, k);
-    head.push(pieces[k].subarray(0, nl + 1));
-    const tail = pieces[k].subarray(nl + 1);
-    pieces.splice(0, k + 1, ...(tail.length ? [tail] : []));
-    return joined(head, head.reduce((n, p) => n + p.length, 0));
-  }
-  return undefined;
+/** Slices of a file for the pool, in file order (the first starts the file). */
+function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, name: string): (bytes: Uint8Array) => Promise<Later<SlicePart>> {
+  const send = outbox<SlicePart>(pool, t);
+  let first = true;
+  return (bytes) => {
+    const job: SliceJob = { kind: 'slice', bytes: bytes.buffer as ArrayBuffer, first, name, rel: t.rel };
+    first = false;
+    return send(job, [job.bytes]);
+  };
 }
 
-/** The slices as one file's entry, when they read as the whole would (one reader, or none, for all of them). */
-function merged(t: TraceTarget, parts: SlicePart[], entry: EntrySettings): ReportFile | undefined {
-  let reader = '';
-  for (const p of parts) {
-    if (p.alone === undefined) return undefined;
-    if (p.alone !== '' && reader !== '' && p.alone !== reader) return undefined;
-    if (p.alone !== '') reader = p.alone;
+/** What document-parts.ts borrows to check a document's groups of parts on the threads. */
+function partsIo(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): PartsIo {
+  const send = outbox<PartsReply['part']>(pool, t);
+  const name = t.file.replace(/\.gz$/i, '');
+  return {
+    send: (parts) => send({ kind: 'parts', parts, name }),
+    whole: () => wholeFile(pool, t),
+  };
+}
+
+/** The slices as one file's entry, when they read as the whole would (one reader, or none, for all of them;
+ *  `apart`: the one line reader of slices cut at sessions, which session-slices.ts checked). */
+function merged(t: TraceTarget, parts: SlicePart[], entry: EntrySettings, apart?: string): FileReport | undefined {
+  const merge = new SliceMerge(apart);
+  for (const p of parts) merge.add(p);
+  return merge.entry(t, entry);
+}
+
+/** Slices put together in file order as they come back: their diagnostics go to a spool at once (lines shifted by
+ *  the slices before), so a file's diagnostics are never all held; which reader read them is decided as they come. */
+class SliceMerge {
+  private readonly spool = new DiagnosticSpool();
+  private calls = 0;
+  private lines = 0;
+  private reader: string;
+  private broken = false;
+
+  constructor(private readonly apart?: string) {
+    this.reader = apart ?? '';
   }
-  const diagnostics: ReportDiagnostic[] = [];
-  let calls = 0;
-  let lines = 0;
-  for (const p of parts) {
-    for (const d of p.diagnostics) {
-      d.line += lines;
-      d.endLine += lines;
-      diagnostics.push(d);
+
+  add(p: SlicePart): void {
+    if (this.broken) return;
+    if (this.apart === undefined) {
+      if (p.alone === undefined || (p.alone !== '' && this.reader !== '' && p.alone !== this.reader)) {
+        this.broken = true; // the file is checked whole instead
+        return;
+      }
+      if (p.alone !== '') this.reader = p.alone;
     }
-    calls += p.calls;
-    lines += p.newlines;
+    for (const d of p.diagnostics) {
+      d.line += this.lines;
+      d.endLine += this.lines;
+      this.spool.addInOrder(d);
+    }
+    this.calls += p.calls;
+    this.lines += p.newlines;
   }
-  return fileEntry(t.shown, reader === '' ? undefined : reader, calls, diagnostics, t.wanted, entry);
+
+  /** The file's entry, or undefined (the spool let go) when the slices do not read as the whole. */
+  entry(t: TraceTarget, entry: EntrySettings): FileReport | undefined {
+    if (this.broken) {
+      this.spool.discard();
+      return undefined;
+    }
+    return spooledEntry(t.shown, this.reader === '' ? undefined : this.reader, this.calls, this.spool, t.wanted, entry);
+  }
+
+  discard(): void {
+    this.spool.discard();
+  }
 }

@@ -1,7 +1,10 @@
 // One checked file as the report shows it, made the same way on the main thread and on a worker (src/cli/worker.ts):
 // the config's ignore rules applied to its findings, positions as lines and columns, and the `unknown-format`
-// warning for a file the user named that no reader understood.
-import { isIgnored, toDiagnostic, type Finding, type IgnoreRule, type LineIndex, type ReportDiagnostic, type ReportFile, type Severity } from '../core';
+// warning for a file the user named that no reader understood. A file checked here or on a thread from disk has its
+// diagnostics in a spool (src/cli/spool.ts) rather than an array: `checkedEntry`.
+import { isIgnored, toDiagnostic, type CheckOptions, type Finding, type IgnoreRule, type LineIndex, type ReportDiagnostic, type ReportFile, type Severity } from '../core';
+import { DiagnosticSpool, spoolSink, type SpoolData } from './spool';
+import { checkFile } from './stream';
 
 /** What turns a file's findings into its report entry (plain data: it is sent to every worker). */
 export interface EntrySettings {
@@ -28,4 +31,35 @@ export function fileEntry(shown: string, format: string | undefined, calls: numb
     diagnostics.push({ code: 'unknown-format', severity: s.unknownSeverity, message, line: 1, column: 1, endLine: 1, endColumn: 1 });
   }
   return entry;
+}
+
+/** A file's report entry as checking makes it: its diagnostics in an array, or in a spool. */
+export type FileReport = ReportFile | SpooledFile;
+
+/** A file's entry whose diagnostics wait in a spool (plain data: a thread sends it to the main thread). */
+export interface SpooledFile {
+  path: string;
+  format?: string;
+  calls: number;
+  spool: SpoolData;
+}
+
+/** Check a file from disk into its entry, its findings spooled as they are made (never all held). */
+export async function checkedEntry(t: { file: string; shown: string; rel: string; wanted: boolean }, options: CheckOptions, s: EntrySettings): Promise<SpooledFile> {
+  let spool: DiagnosticSpool | undefined;
+  const out = (index: LineIndex) => spoolSink((spool = new DiagnosticSpool()), (f) => (isIgnored(s.ignore, f, t.rel) ? undefined : toDiagnostic(f, index)));
+  const { result, index } = await checkFile(t.file, options, out);
+  if (result.findings.length && spool) spool.discard(); // the result was replaced (a gzip stream broken midway)
+  if (!spool || result.findings.length) {
+    spool = new DiagnosticSpool();
+    for (const d of diagnosticsOf(result.findings, index, t.rel, s)) spool.addInOrder(d);
+  }
+  return spooledEntry(t.shown, result.format, result.calls, spool, t.wanted, s);
+}
+
+/** fileEntry, for diagnostics in a spool. */
+export function spooledEntry(shown: string, format: string | undefined, calls: number, spool: DiagnosticSpool, wanted: boolean, s: EntrySettings): SpooledFile {
+  const entry = fileEntry(shown, format, calls, [], wanted && spool.length === 0, s);
+  for (const d of entry.diagnostics) spool.addInOrder(d); // the unknown-format warning, when the file has no other
+  return { path: entry.path, format: entry.format, calls: entry.calls, spool: spool.done() };
 }

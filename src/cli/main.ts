@@ -2,14 +2,14 @@
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
 import { parseArgs } from 'node:util';
-import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, type ReportFile, sarifWriter, type Severity, textWriter } from '../core';
+import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, sarifWriter, type Severity, textWriter } from '../core';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredContracts } from './contracts';
 import { displayPath, findTraceFiles, UsageError } from './files';
 import { CHECKING_FLAGS, checkingSettings, filterByGlobs, oneOf, positiveFlag } from './settings';
 import { checkFiles, defaultJobs, type TraceTarget } from './check-files';
-import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
+import { diagnosticsOf, fileEntry, type EntrySettings, type FileReport } from './entry';
 import { writeReport } from './report-run';
 import { freezeCommand } from './freeze';
 import { replayCommand } from './replay';
@@ -118,7 +118,7 @@ async function check(argv: string[]): Promise<number> {
   const entry: EntrySettings = { ignore: config.ignore, unknownSeverity: severity?.['unknown-format'] ?? CODES['unknown-format'].severity, readAs };
   const targets: TraceTarget[] = traces.map((file) => ({ file, shown: displayPath(file), rel: path.relative(root, file).split(path.sep).join('/'), wanted: named.has(file) }));
   const checked = checkFiles({ targets, options, settings: { options: settings, contracts: { files: contractFiles, profile }, entry }, jobs });
-  async function* entries(): AsyncGenerator<ReportFile> {
+  async function* entries(): AsyncGenerator<FileReport> {
     if (stdin) {
       const text = await readStdin();
       const result = checkText(text, options);

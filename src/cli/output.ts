@@ -1,7 +1,9 @@
 // Where `check` writes its report as it is made: stdout, or a file written in place (a temporary file renamed over
 // it at the end, as writeFileAtomic does, so a reader never sees half a report). Small pieces are gathered into
 // larger writes; a write waits while the stream's buffer is full, so a slow reader never makes the report pile up.
-import { createWriteStream, promises as fs } from 'node:fs';
+// A file is written with synchronous writes of the text itself: a write stream would turn each piece into a
+// Buffer, garbage outside the heap that piles up (tens of MB for a large report) before the collector sees it.
+import { closeSync, openSync, promises as fs, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { tempPathFor } from './atomic';
 
@@ -13,15 +15,22 @@ export class ReportOutput {
   private size = 0;
   private failure?: Error;
 
-  private constructor(private readonly stream: Writable, private readonly target?: { file: string; tmp: string }) {
-    stream.on('error', (e: Error) => (this.failure ??= e));
+  private constructor(private readonly stream?: Writable, private readonly target?: { file: string; tmp: string; fd: number }) {
+    stream?.on('error', (e: Error) => (this.failure ??= e));
   }
 
   /** stdout when `file` is undefined or `-`. */
   static open(file?: string): ReportOutput {
     if (file === undefined || file === '-') return new ReportOutput(process.stdout);
     const tmp = tempPathFor(file);
-    return new ReportOutput(createWriteStream(tmp, { flags: 'wx' }), { file, tmp });
+    try {
+      return new ReportOutput(undefined, { file, tmp, fd: openSync(tmp, 'wx') });
+    } catch (e) {
+      // said when the report is first written (as a stream's error would be)
+      const out = new ReportOutput();
+      out.failure = e as Error;
+      return out;
+    }
   }
 
   /** Write a piece; a promise when the caller must wait for the stream to drain. */
@@ -38,16 +47,21 @@ export class ReportOutput {
     const text = this.pending.join('');
     this.pending = [];
     this.size = 0;
-    if (this.stream.write(text)) return undefined;
+    const stream = this.stream;
+    if (!stream) {
+      writeSync(this.target!.fd, text);
+      return undefined;
+    }
+    if (stream.write(text)) return undefined;
     return new Promise<void>((resolve, reject) => {
       const done = () => {
-        this.stream.off('drain', done);
-        this.stream.off('error', done);
+        stream.off('drain', done);
+        stream.off('error', done);
         if (this.failure) reject(this.failure);
         else resolve();
       };
-      this.stream.on('drain', done);
-      this.stream.on('error', done);
+      stream.on('drain', done);
+      stream.on('error', done);
     });
   }
 
@@ -55,18 +69,23 @@ export class ReportOutput {
   async close(): Promise<void> {
     await this.flush();
     if (this.failure) throw this.failure;
-    if (!this.target) {
-      await new Promise<void>((resolve, reject) => this.stream.write('', (e) => (e ? reject(e) : resolve())));
+    const stream = this.stream;
+    if (stream) {
+      await new Promise<void>((resolve, reject) => stream.write('', (e) => (e ? reject(e) : resolve())));
       return;
     }
-    await new Promise<void>((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    await fs.rename(this.target.tmp, this.target.file);
+    closeSync(this.target!.fd);
+    await fs.rename(this.target!.tmp, this.target!.file);
   }
 
   /** The run failed: a file target keeps its old content (the temporary file is removed). */
   async abort(): Promise<void> {
     if (!this.target) return;
-    await new Promise<void>((resolve) => this.stream.end(() => resolve()));
+    try {
+      closeSync(this.target.fd);
+    } catch {
+      // already closed (the failure came after close)
+    }
     await fs.rm(this.target.tmp, { force: true });
   }
 }

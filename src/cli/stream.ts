@@ -5,7 +5,7 @@ import { createReadStream, promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';
 import { createGunzip } from 'node:zlib';
-import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type StreamLimits } from '../core';
+import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type FindingSink, type StreamLimits } from '../core';
 import { LimitError } from './limits';
 
 const CONTAINER = /\.eval$/i;
@@ -17,10 +17,14 @@ export interface CheckedFile {
   index: LineIndex;
 }
 
-export async function checkFile(file: string, options: CheckOptions): Promise<CheckedFile> {
-  if (!GZIP.test(file)) return checkPlainOrGzip(file, options);
+/** `findings`: where the findings of a file streamed as lines go as they are made, given the file's line index
+ *  (they are then not in the result); a document's stay in the result. */
+export type FindingsOut = (index: LineIndex) => FindingSink;
+
+export async function checkFile(file: string, options: CheckOptions, findings?: FindingsOut): Promise<CheckedFile> {
+  if (!GZIP.test(file)) return checkPlainOrGzip(file, options, findings);
   try {
-    return await checkPlainOrGzip(file, options);
+    return await checkPlainOrGzip(file, options, findings);
   } catch (e) {
     // A broken gzip stream is a finding on the file, like any unreadable input.
     if (!/^Z_|ERR_/.test(String((e as { code?: string }).code ?? ''))) throw e;
@@ -53,7 +57,7 @@ export async function readsAsJsonl(file: string): Promise<boolean> {
   return GZIP.test(file) ? JSONL_NAME.test(inner) : (await headOf(file, inner)).shape === 'lines';
 }
 
-async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<CheckedFile> {
+async function checkPlainOrGzip(file: string, options: CheckOptions, findings?: FindingsOut): Promise<CheckedFile> {
   const gzip = GZIP.test(file);
   const inner = gzip ? file.slice(0, -3) : file;
   if (CONTAINER.test(file)) {
@@ -73,8 +77,8 @@ async function checkPlainOrGzip(file: string, options: CheckOptions): Promise<Ch
     const checked = await checkDocumentFile(file, gzip, { ...options, fileName: inner });
     if (checked) return checked;
   }
-  const checker = new TraceChecker({ ...options, fileName: inner });
   const index = new LineIndex();
+  const checker = new TraceChecker({ ...options, fileName: inner, findings: findings?.(index) });
   const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => index.addLineStart(offset));
   if (head?.whole) cutter.push(head.whole.toString('utf8'));
   else for await (const piece of decodedText(file, gzip)) cutter.push(piece);
@@ -119,9 +123,32 @@ const MAX_STRING = 0x1fffffe8;
 /** A file's text as it is read, decoded piece by piece (through zlib for a `.gz`). */
 export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
-  const source = createReadStream(file, { highWaterMark: 1 << 20 });
-  for await (const buf of gzip ? source.pipe(createGunzip()) : source) yield decoder.write(buf as Buffer);
+  for await (const buf of fileBytes(file, gzip)) yield decoder.write(buf);
   yield decoder.end();
+}
+
+/**
+ * A file's bytes as they are read (through zlib for a `.gz`). A plain file is read into one buffer, again and
+ * again: each piece is valid only until the next is asked for (a caller that keeps bytes copies them). A fresh
+ * buffer per read would be garbage the heap does not see (a few bytes of object each), collected only once tens of
+ * MB of them wait.
+ */
+export async function* fileBytes(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+  if (gzip) {
+    for await (const buf of createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip())) yield buf as Buffer;
+    return;
+  }
+  const handle = await fs.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafeSlow(1 << 16);
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // What the main thread and the `check` threads (src/cli/worker.ts) say to each other. Plain data only: it is copied.
-import type { CheckOptions, ContractFile, FileResult, Profile, ReportDiagnostic, ReportFile } from '../core';
-import type { EntrySettings } from './entry';
+import type { CheckOptions, ContractFile, FileResult, Finding, JsonPath, OffsetMap, Profile, ReportDiagnostic } from '../core';
+import type { EntrySettings, FileReport } from './entry';
 
 /** A thread's settings, given once when it starts. */
 export interface ThreadSettings {
@@ -40,7 +40,27 @@ export interface TextJob {
   options: ThreadSettings['options'] & { fileName?: string };
 }
 
-export type ThreadJob = FileJob | SliceJob | TextJob;
+/** Read some consecutive parts of one large document apart (src/cli/document-parts.ts). */
+export interface PartsJob {
+  kind: 'parts';
+  parts: { text: string; map: OffsetMap; path: JsonPath; base: number }[];
+  /** As SliceJob's. */
+  name: string;
+}
+
+export type ThreadJob = FileJob | SliceJob | TextJob | PartsJob;
+
+export interface PartsReply {
+  kind: 'parts';
+  part: {
+    format?: string;
+    calls: number;
+    /** See FileResult.apart. */
+    apart?: { reader: string; keys: string[] };
+    /** Offsets of the file: the main thread has its lines. */
+    findings: Finding[];
+  };
+}
 
 export interface SliceReply {
   kind: 'slice';
@@ -49,6 +69,8 @@ export interface SliceReply {
     calls: number;
     /** See FileResult.alone: the slice read alone reads as it does in the whole file. */
     alone?: string;
+    /** See FileResult.apart: the one line reader of the slice and the sessions its lines belong to. */
+    apart?: { reader: string; keys: string[] };
     /** Newlines in the slice: the lines of the slices after it start that much further. */
     newlines: number;
     /** Lines counted from the slice's first line. */
@@ -56,7 +78,7 @@ export interface SliceReply {
   };
 }
 
-export type ThreadReply = { kind: 'file'; entry: ReportFile } | SliceReply | { kind: 'text'; result: Omit<FileResult, 'model'> };
+export type ThreadReply = { kind: 'file'; entry: FileReport } | SliceReply | PartsReply | { kind: 'text'; result: Omit<FileResult, 'model'> };
 
 /** A reply, or the one line a job failed with. */
 export type ThreadAnswer = (ThreadReply | { kind?: undefined; error: string }) & { id: number };

@@ -4,10 +4,11 @@
 // columns); nothing here can throw past its reply.
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkText, LineIndex, loadContracts, TraceChecker, type CheckOptions } from '../core';
-import { diagnosticsOf, fileEntry, type EntrySettings } from './entry';
-import { checkFile, LineCutter } from './stream';
+import { checkedEntry, diagnosticsOf, type EntrySettings } from './entry';
+import { LineCutter } from './stream';
 import type { SliceJob, SliceReply, ThreadJob, ThreadReply, ThreadSettings } from './threads';
 import { describeLimit } from './limits';
+import { checkParts } from './document-parts';
 
 const settings = workerData as ThreadSettings;
 const { contracts } = loadContracts(settings.contracts.files, settings.contracts.profile);
@@ -23,19 +24,19 @@ parentPort?.on('message', (job: ThreadJob & { id: number }) => {
 
 async function run(job: ThreadJob): Promise<ThreadReply> {
   if (job.kind === 'file') {
-    const { result, index } = await checkFile(job.file, options);
-    return { kind: 'file', entry: fileEntry(job.shown, result.format, result.calls, diagnosticsOf(result.findings, index, job.rel, entry), job.wanted, entry) };
+    return { kind: 'file', entry: await checkedEntry(job, options, entry) };
   }
   if (job.kind === 'text') {
     const { model: _model, ...result } = checkText(job.text, { ...job.options, contracts });
     return { kind: 'text', result };
   }
+  if (job.kind === 'parts') return { kind: 'parts', part: checkParts(job, options) };
   return { kind: 'slice', part: checkSlice(job) };
 }
 
 /** A slice of lines, checked alone: its lines are numbered from 1 (the main thread adds the lines before it). */
 function checkSlice(job: SliceJob): SliceReply['part'] {
-  const checker = new TraceChecker({ ...options, fileName: job.name });
+  const checker = new TraceChecker({ ...options, fileName: job.name, apart: true });
   const index = new LineIndex(); // offsets and lines relative to the slice
   let newlines = 0;
   const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => {
@@ -47,5 +48,5 @@ function checkSlice(job: SliceJob): SliceReply['part'] {
   const result = checker.finish();
   // set by the engine when reading the slice alone read it as the whole file would (see FileResult)
   const alone = (result as { alone?: string }).alone;
-  return { format: result.format, calls: result.calls, alone, newlines, diagnostics: diagnosticsOf(result.findings, index, job.rel, entry) };
+  return { format: result.format, calls: result.calls, alone, apart: result.apart, newlines, diagnostics: diagnosticsOf(result.findings, index, job.rel, entry) };
 }

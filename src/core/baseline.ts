@@ -1,7 +1,7 @@
 // Baselines: findings a team has accepted (an existing trace's known drift) do not fail a run; new ones do.
 // A finding is matched by its fingerprint (findingFingerprint, src/core/fingerprint.ts), which survives lines
 // moving. Matching counts: a baseline entry seen twice accepts two equal findings, a third is new.
-import type { ReportFile } from './report/model';
+import type { ReportDiagnostic, ReportFile } from './report/model';
 
 export const BASELINE_VERSION = 1;
 
@@ -63,23 +63,34 @@ export function parseBaseline(text: string): Baseline | string {
 
 /** Mark the diagnostics the baseline accepts (`baselined: true`); returns how many were marked. */
 export function applyBaseline(files: ReportFile[], baseline: Baseline): number {
+  const left = acceptedCounts(baseline);
+  let marked = 0;
+  for (const file of files) for (const d of file.diagnostics) if (mark(left, file.path, d)) marked++;
+  return marked;
+}
+
+/** What applyBaseline does to one file's diagnostics, one at a time in report order (for diagnostics read from a
+ *  spool, src/cli/spool.ts): a fresh marker for each pass over them. */
+export function baselineMarker(path: string, baseline: Baseline): (d: ReportDiagnostic) => void {
+  const left = acceptedCounts(baseline);
+  return (d) => void mark(left, path, d);
+}
+
+function acceptedCounts(baseline: Baseline): Map<string, number> {
   const left = new Map<string, number>();
   for (const e of baseline.findings) {
     const key = e.path + '\u0000' + e.fingerprint;
     left.set(key, (left.get(key) ?? 0) + (e.count ?? 1));
   }
-  let marked = 0;
-  for (const file of files) {
-    for (const d of file.diagnostics) {
-      if (!d.fingerprint) continue;
-      const key = file.path + '\u0000' + d.fingerprint;
-      const n = left.get(key) ?? 0;
-      if (n > 0) {
-        left.set(key, n - 1);
-        d.baselined = true;
-        marked++;
-      }
-    }
-  }
-  return marked;
+  return left;
+}
+
+function mark(left: Map<string, number>, path: string, d: ReportDiagnostic): boolean {
+  if (!d.fingerprint) return false;
+  const key = path + '\u0000' + d.fingerprint;
+  const n = left.get(key) ?? 0;
+  if (n <= 0) return false;
+  left.set(key, n - 1);
+  d.baselined = true;
+  return true;
 }

@@ -5,7 +5,7 @@
 import { checkText, TraceChecker, type CheckOptions, type FileResult } from './engine';
 import { containerText } from './parse/container';
 import { partDoc, pieceOffset } from './parse/doc';
-import { DocumentSplitter, SplitError, SplitLimit, type Part } from './parse/split';
+import { DocumentSplitter, PartReplay, SplitError, SplitLimit, type Part, type PartRecipe } from './parse/split';
 
 export interface BytesResult extends FileResult {
   /** The text that was checked (and that finding spans refer to). */
@@ -35,11 +35,14 @@ export interface StreamLimits {
   elementChars: number;
   /** The most characters held at once while cutting (one value with nothing to cut it at). */
   maxHeld: number;
+  /** The most entries the recipes of the parts may hold between the passes (a document nested very deep repeats its
+   *  skeleton in every part): past it they are let go, and the second pass cuts the document again. */
+  recipeEntries: number;
   /** Asked after each part of either pass: a message stops the check (the CLI watches its heap here). */
   check?: () => string | undefined;
 }
 
-export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 256 << 10, elementChars: 2 << 20, maxHeld: 256 << 20 };
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { wholeChars: 16 << 20, maxWholeChars: 64 << 20, partChars: 256 << 10, elementChars: 2 << 20, maxHeld: 256 << 20, recipeEntries: 1 << 22 };
 
 /** A limit of reading was reached: the message is one line that says which. */
 export class ReadLimit extends Error {}
@@ -67,7 +70,8 @@ const MB = (chars: number) => `${Math.round(chars / 2 ** 20)} MB`;
  * string of it when it is large. Up to `wholeChars` it is read whole, like checkText. A larger one is cut into parts
  * (parse/split.ts) and read twice: the first pass checks that it is JSON, that its parts read as the whole would
  * (TraceChecker.readsInParts) and lets the line reader note what each part holds (so an OTLP trace's session is
- * checked once its last span is read); the second pass reads the parts. A document that cannot be read in parts
+ * checked once its last span is read); the second pass makes the same parts again from their recipes (no second
+ * cutting; past `recipeEntries`, it cuts again) and reads them. A document that cannot be read in parts
  * is read whole while it fits `maxWholeChars`; past a limit a ReadLimit says which. `onText` sees the text of the
  * pass that is read (offsets after the BOM), for the caller's line index.
  */
@@ -79,11 +83,18 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
   const held: string[] = [];
   let heldChars = 0;
   let splitter: DocumentSplitter | undefined;
+  let recipes: PartRecipe[] | undefined = [];
+  let recipeEntries = 0;
   const preview = (part: Part) => {
     if (part.whole) throw new NotInParts('it is one part'); // small enough to read whole after all
     const value = parsePart(part);
     if (!checker.readsInParts(value, part.path)) throw new NotInParts('its format reads it only whole');
     checker.previewPart(partDoc(part.text, part.base, value, part.map));
+    if (recipes) {
+      recipeEntries += part.recipe.pieces.length + part.recipe.map.text.length;
+      if (recipeEntries > L.recipeEntries) recipes = undefined;
+      else recipes.push(part.recipe);
+    }
     const stop = L.check?.();
     if (stop) throw new ReadLimit(stop);
   };
@@ -119,11 +130,12 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
     throw e;
   }
   // pass 2: the parts, read in file order
-  const reader = new DocumentSplitter(split, (part) => {
+  const read = (part: Part) => {
     checker.addPart(partDoc(part.text, part.base, parsePart(part), part.map));
     const stop = L.check?.();
     if (stop) throw new ReadLimit(stop);
-  });
+  };
+  const reader = recipes ? new PartReplay(recipes, splitter.length, read) : new DocumentSplitter(split, read);
   let offset = 0;
   for await (const raw of decoded(open())) {
     const text = offset === 0 && reader.length === 0 ? withoutBom(raw) : raw;

@@ -3,13 +3,14 @@
 // checked in constant memory; findings get their spans while their source is still at hand.
 import { CHECKS, CODES, type PendingFinding, type SessionContext } from './checks';
 import type { Segment, SessionState } from './checks/check';
-import { cloneRun, cutOf, newRun, release, segmentOf, type SessionRun } from './state';
+import { cloneRun, cutOf, newRun, release, segmentOf, type FindingSink, type SessionRun } from './state';
 import type { Profile } from './contracts/compile';
 import type { PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
 import { sessionContext, type ContextSettings } from './context';
 import { ADAPTERS, SHAPE_READER, adapterById, type FormatAdapter, type LineReader } from './formats';
 import { claims, SessionSink } from './formats/adapter';
+import { SliceKeys } from './slice-ties';
 import { findingFingerprint } from './fingerprint';
 import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
@@ -43,6 +44,12 @@ export interface CheckOptions {
   /** Continue from the state another checker handed over (`snapshot()`): the lines given next are those that
    *  follow the ones it read. */
   resume?: CheckerState;
+  /** Findings leave as they are made, to this sink, instead of waiting in the result (whose `findings` then stays
+   *  empty; `peek` is not for such a checker): a file's findings are never all held (src/cli/spool.ts). */
+  findings?: FindingSink;
+  /** The text is one slice of a file's lines, read apart from the rest (CLI --jobs): say in FileResult.apart what
+   *  its lines belong to. */
+  apart?: boolean;
 }
 
 /** A checker's state between two lines (`TraceChecker.snapshot`), to go on with `new TraceChecker({ ...options,
@@ -74,6 +81,15 @@ export interface FileResult {
    *  line reader opened, nothing read inside a wrapper, no session of the shape reader's. Undefined otherwise. Lines
    *  of a file whose slices, each read alone, all say the same reader read the same as the whole file (CLI --jobs). */
   alone?: string;
+  /** With CheckOptions.apart: every claimed unit was read by this one line reader, which named the keys its lines
+   *  belong to (see LineSink.ties) and never looked back past the slice's start. Slices that share no key read as
+   *  the whole file would. Undefined otherwise. */
+  apart?: { reader: string; keys: string[] };
+}
+
+/** Where findings are put: an array, or a FindingSink's numbering. */
+interface Into {
+  push(f: Finding): void;
 }
 
 /** How many levels below a unit readWrapped looks for units a reader claims. */
@@ -121,8 +137,17 @@ export class TraceChecker {
   /** `peek` is finishing a copy: readers are not finished, runs are copied, nothing of the live state is spent. */
   private peeking = false;
   private handedOver = false;
+  /** Where findings of no segmented session go: the result's findings, or the sink (numbered as they are made). */
+  private readonly direct: Into;
+  private order = 0;
+  private heldRuns = 0;
+  /** What this slice's lines belong to (CheckOptions.apart). */
+  private readonly ties?: SliceKeys;
 
   constructor(private readonly options: CheckOptions = {}) {
+    const sink = options.findings;
+    this.direct = sink ? { push: (f) => sink.add(f, this.order++) } : this.findings;
+    if (options.apart) this.ties = new SliceKeys();
     this.segments = !options.keepModel && !options.onSession;
     this.settings = { contracts: options.contracts ?? emptyContracts(), profile: options.profile ?? 'strict', volatileTools: new Set(options.volatileTools ?? []), packs: options.packs };
     if (options.readAs === undefined) {
@@ -293,9 +318,21 @@ export class TraceChecker {
       lines.reader.finish?.();
       for (const session of lines.sink.openSessions()) this.checkSession(adapter.id, session);
     }
+    const apart = this.apartResult();
     this.open.clear();
     this.finishFallback();
-    return this.result(this.findings);
+    const result = this.result(this.findings);
+    if (apart) result.apart = apart;
+    return result;
+  }
+
+  /** FileResult.apart: one line reader read every claimed unit (nothing whole, wrapped or by shape) and named keys. */
+  private apartResult(): FileResult['apart'] {
+    const ties = this.ties;
+    const reader = this.sticky?.id;
+    if (!ties || ties.tied || ties.keys.size === 0 || !reader || this.wrapped || this.lastWhole || this.held.length || this.fallbackLines) return undefined;
+    const ids = [...this.claimed.keys()];
+    return ids.length === 1 && ids[0] === reader ? { reader, keys: [...ties.keys] } : undefined;
   }
 
   private result(findings: Finding[]): FileResult {
@@ -434,7 +471,7 @@ export class TraceChecker {
 
   /** A line reader with its sink; the sessions it names are remembered in order, so `finish` checks them all. */
   private openLines(adapter: FormatAdapter, done: (s: Session) => void): OpenLines {
-    const sink = new SessionSink(done);
+    const sink = new SessionSink(done, this.ties);
     return { sink, reader: adapter.lines?.open(sink) ?? { read: () => undefined } };
   }
 
@@ -456,13 +493,17 @@ export class TraceChecker {
       this.callCount += session.calls.length;
       this.count(format, session.calls.length);
       for (const f of run.findings) this.findings.push({ ...f, session: index });
+      if (run.held && this.options.findings) {
+        this.options.findings.place(run.held.id, this.order);
+        this.order += run.held.count;
+      }
       return;
     }
     if (session.calls.length === 0 && session.results.length === 0 && session.tools.length === 0 && !session.texts?.length) return;
     const index = this.sessionCount++;
     this.callCount += session.calls.length;
     this.count(format, session.calls.length);
-    const context = this.runChecks(format, session, packIds, index, this.findings);
+    const context = this.runChecks(format, session, packIds, index, this.direct);
     const checked = { format, session, context };
     if (this.options.keepModel) this.model.push(checked);
     if (!this.peeking) this.options.onSession?.(checked, index);
@@ -471,12 +512,20 @@ export class TraceChecker {
   /** One segment of a session read in segments: its findings wait in the run for the session's index. */
   private checkSegment(format: string, seg: Session, run: SessionRun, final: boolean): void {
     const segment: Segment = { state: run.state, final, limit: (m) => this.limits.add(m) };
-    const context = this.runChecks(format, seg, undefined, 0, run.findings, segment);
+    const context = this.runChecks(format, seg, undefined, 0, this.heldBy(run), segment);
     if (!final) context.carry();
   }
 
   /** Run every check on a session (or segment) and turn what they report into findings. */
-  private runChecks(format: string, session: Session, packIds: readonly string[] | undefined, index: number, into: Finding[], segment?: Segment): SessionContext {
+  /** Where a segmented session's findings wait: in its run, or (with a sink) nowhere, numbered in the run. */
+  private heldBy(run: SessionRun): Into {
+    const sink = this.options.findings;
+    if (!sink) return run.findings;
+    const held = (run.held ??= { id: this.heldRuns++, count: 0 });
+    return { push: (f) => sink.add(f, held.count++, held.id) };
+  }
+
+  private runChecks(format: string, session: Session, packIds: readonly string[] | undefined, index: number, into: Into, segment?: Segment): SessionContext {
     const pending: PendingFinding[] = [];
     const context = sessionContext(session, format, this.settings, (f) => pending.push(f), packIds, segment);
     try {
@@ -492,7 +541,7 @@ export class TraceChecker {
     return context;
   }
 
-  private emit(p: PendingFinding, session: number, into: Finding[]): void {
+  private emit(p: PendingFinding, session: number, into: Into): void {
     const severity = this.options.severity?.[p.code] ?? p.severity ?? CODES[p.code]?.severity ?? 'warning';
     if (severity === 'off') return;
     const max = this.options.maxValueLength ?? DEFAULT_MAX_VALUE_LENGTH;
@@ -515,7 +564,7 @@ export class TraceChecker {
   private addReaderFinding(code: string, start: number, end: number, message: string): void {
     const severity = this.options.severity?.[code] ?? CODES[code]?.severity ?? 'error';
     if (severity === 'off') return;
-    this.findings.push({ code, severity, message, span: { start, end }, fingerprint: findingFingerprint({ code, message }) });
+    this.direct.push({ code, severity, message, span: { start, end }, fingerprint: findingFingerprint({ code, message }) });
   }
 
   /** Values nested absurdly deep can overflow a recursive walker: that is a finding on the unit, not a crash. */

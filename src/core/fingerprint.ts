@@ -3,6 +3,7 @@
 // Fingerprints are compact strings: long canonical forms are hashed, so cross-call state never keeps documents.
 import type { ToolCall } from './model';
 import type { Anchor, JsonPath } from './parse/doc';
+import { hashPair } from './id-table';
 import { RecentCache } from './recent';
 
 /** True when every object in `v` already has its keys in sorted order (then JSON.stringify is canonical). */
@@ -37,33 +38,53 @@ function canonicalSlow(v: unknown): string {
   }
   if (Array.isArray(v)) {
     let s = '[';
-    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonicalSlow(v[i]);
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonicalPart(v[i]);
     return s + ']';
   }
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
-  if (keys.length > 1) keys.sort();
+  sortKeys(keys);
   let s = '{';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
     if (o[k] === undefined) continue;
-    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalSlow(o[k]);
+    s += (s.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalPart(o[k]);
   }
   return s + '}';
 }
 
+/** A member of an object or array being written: a subtree already in canonical order is written natively (an
+ *  object with unsorted keys rarely has unsorted ones all the way down). */
+function canonicalPart(v: unknown): string {
+  return typeof v === 'object' && v !== null && keysSorted(v) ? JSON.stringify(v) : canonicalSlow(v);
+}
+
+/** Sort keys in place as `sort()` would (distinct strings, by UTF-16 code units): few keys by insertion, which
+ *  allocates nothing (the built-in sort copies the array into a work area). */
+function sortKeys(keys: string[]): void {
+  const n = keys.length;
+  if (n > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+}
+
 /** A 64-bit FNV-1a style hash of a string, as 16 hex digits (two independent 32-bit lanes). */
 export function hash64(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return hex16(a, b);
+  hashPair(s, lanes);
+  return hex16(lanes[0], lanes[1]);
 }
+
+const lanes = new Uint32Array(2);
 
 const HEX = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
@@ -118,14 +139,16 @@ function placeInCall(at: Anchor, call: ToolCall): string {
 }
 
 // One call can carry thousands of findings (every item of a long array mistyped): its fingerprint is computed once
-// while its findings are emitted (the last few calls are remembered).
+// while its findings are emitted (the last few calls are remembered). Pairing asks the same of the session's calls
+// just before (duplicate-fingerprint), so the findings of a short session find theirs here.
 const callPrints = new RecentCache<ToolCall, string>(8);
 
 function printOf(c: ToolCall): string {
   return callFingerprint(c.name, c.args, c.argumentsRaw);
 }
 
-function callPrint(c: ToolCall): string {
+/** callFingerprint of a call's own name, arguments and raw text, remembered for the last few calls. */
+export function callPrint(c: ToolCall): string {
   return callPrints.get(c, printOf);
 }
 

@@ -5,6 +5,7 @@ export { LineIndependentTrace, lineModel, type LineChange, type LineSource, type
 export { applyDelta, completeLines, findingsDelta, GrowingTrace, growingTrace, type FindingsDelta, type Growing } from './append';
 export { checkPlan, IN_PLACE_LIMIT, type CheckHost, type CheckPlan } from './plan';
 export { checkText, lineStandsAlone, TraceChecker, type CheckOptions, type CheckerState, type FileResult, type CheckedSession, type SeverityOverrides } from './engine';
+export type { FindingSink } from './state';
 export { loadContracts, type ContractFile, type ContractFinding, type LoadedContracts } from './contracts/load';
 export { emptyContracts, type ContractSet, type ToolContract } from './contracts/types';
 export type { Profile } from './contracts/compile';
@@ -12,18 +13,21 @@ export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
 export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
 export { spanOf } from './parse/doc';
+// A large document cut into parts on one thread and read on others (src/cli/document-parts.ts).
+export { DocumentSplitter, SplitError, SplitLimit, type Part } from './parse/split';
+export { partDoc, type Doc, type JsonPath, type OffsetMap } from './parse/doc';
 export type * from './model';
 export { RunCollector, summarizeRun, checkFixture, compareRuns, compareFails, failingNewFindings, mockCoverage, shapeLabel, type RunOptions, type RunSummary, type RunFile, type RunFileSink, type RunTool, type RunShape, type RunFinding, type ExampleCall, type Position, type RunComparison, type SideStats, type ToolComparison, type ShapeComparison, type CompareFailOn, type MockCoverage, type CoverageTool, type UncoveredShape } from './report/compare';
-export { toDiagnostic, type ReportDiagnostic } from './report/model';
+export { toDiagnostic, type ReportDiagnostic, type ReportEntry } from './report/model';
 // The report as the CLI writes it, file by file (src/cli/report-run.ts, src/cli/worker.ts).
-export { addToSummary, emptySummary, hasFindingsAtOrAbove, type Report, type ReportFile } from './report/model';
+export { addToSummary, emptySummary, hasFindingsAtOrAbove, summaryFails, type Report, type ReportFile } from './report/model';
 export { jsonWriter, jsonlWriter } from './report/json';
 export { sarifWriter } from './report/sarif';
 export { textWriter } from './report/text';
 export { markdownWriter, type LinkTo } from './report/markdown';
 export { renderTableMarkdown, renderTableText, tableJson } from './report/table-render';
 export type { ReportSummary, ReportWriter } from './report/writer';
-export { applyBaseline, buildBaseline, parseBaseline, renderBaseline, type Baseline } from './baseline';
+export { applyBaseline, baselineMarker, buildBaseline, parseBaseline, renderBaseline, type Baseline } from './baseline';
 export { isIgnored, type IgnoreRule, matchesGlob, CONFIG_FILE, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type ContractGuardConfig } from './config';
 export { isPlainObject, type Obj } from './objects';
 export { TRACE_NAME, walkSkips } from './names';

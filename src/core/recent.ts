@@ -11,12 +11,13 @@ export class RecentCache<K extends object, V> {
     this.values = new Array<V | undefined>(size).fill(undefined);
   }
 
-  get(key: K, make: (key: K) => V): V {
+  /** The value for `key`, made on a miss; `make` is handed the value that falls off the end then (to reuse it). */
+  get(key: K, make: (key: K, evicted?: V) => V): V {
     const keys = this.keys;
     const values = this.values;
     let i = 0;
     while (i < this.size && keys[i] !== key) i++;
-    const value = i < this.size ? (values[i] as V) : make(key);
+    const value = i < this.size ? (values[i] as V) : make(key, values[this.size - 1]);
     // move (or insert) it to the front; the least recently used falls off the end
     for (let j = Math.min(i, this.size - 1); j > 0; j--) {
       keys[j] = keys[j - 1];

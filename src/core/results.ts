@@ -14,7 +14,7 @@
 //   `"incomplete"`, is read the same.
 // - A JSON-RPC `error` response is an honest failure; so is an OTel `error.type` on a tool span.
 import type { ToolResult, TransportSignals } from './model';
-import { embeddedDoc, type Anchor, type JsonPath } from './parse/doc';
+import { embeddedDoc, joinPath, type Anchor, type JsonPath } from './parse/doc';
 import { isPlainObject, type Obj } from './objects';
 
 export interface ResultSignals extends TransportSignals {
@@ -67,7 +67,7 @@ export function valueAt(anchor: Anchor): unknown {
 }
 
 function sub(at: Anchor | undefined, ...path: JsonPath): Anchor | undefined {
-  return at && { doc: at.doc, path: [...at.path, ...path] };
+  return at && { doc: at.doc, path: joinPath(at.path, path) };
 }
 
 /** Read a result's payload, fully (cached per result). */
@@ -104,7 +104,7 @@ export function readResultOnce(result: ToolResult, quick: boolean, anchors = fal
 /** Where a path inside a result's body is in the source (falls back to the result). */
 export function resultBodyAnchor(result: ToolResult, path: JsonPath): Anchor {
   const at = readResultOnce(result, false, true).at;
-  return at ? { doc: at.doc, path: [...at.path, ...path] } : result.at;
+  return at ? { doc: at.doc, path: joinPath(at.path, path) } : result.at;
 }
 
 /** `rpc`: the value is (inside) a JSON-RPC message, so an HTTP status above it speaks for the message, not the tool. */

@@ -7,6 +7,16 @@
 import type { SessionState } from './checks/check';
 import type { AssistantText, Finding, Session, ToolCall, ToolResult } from './model';
 
+/** Where findings go as they are made (CheckOptions.findings), for a caller that writes them out in the order
+ *  `finish` would have sorted them: by span, equal spans in the order the file's findings were made (`order`). A
+ *  finding of a session checked in segments no longer waits for its session to end: it comes `held` (its run's
+ *  number) with its rank in the run, and `place` says, once the session ended, at which `order` the run's first
+ *  finding stands (the rest follow it). Findings given here carry no `session` index. */
+export interface FindingSink {
+  add(f: Finding, order: number, held?: number): void;
+  place(held: number, order: number): void;
+}
+
 /** A session is cut when at least this many of its calls are settled (and, when asked, at the latest settled point). */
 export const SEGMENT_CALLS = 2000;
 /** Calls still waiting for results after this many: the session is cut anyway (said once, as a limit). */
@@ -21,6 +31,8 @@ export interface SessionRun {
   texts: number;
   /** Its findings so far, waiting for the session's index (given when the session is complete, as before). */
   findings: Finding[];
+  /** With a FindingSink, its findings left as they were made instead: the run's number and how many there were. */
+  held?: { id: number; count: number };
   /** The latest turn a cut was tried at, and with how few calls (a cut before the latest turn can only appear
    *  when a new turn begins, or when fewer settled calls will do). */
   tried: number;

@@ -59,6 +59,16 @@ describe('LineIndependentTrace (incremental re-checking, in the core)', () => {
     assert.ok(compared > 40, `most edit sequences were patched (${compared} of 60)`);
   });
 
+  it('an edit that leaves one line of content is checked whole: such a text reads as one document', async () => {
+    const table = await LineIndependentTrace.from(text, checkText(text, options), options, 1);
+    assert.ok(table);
+    const lines = ['{"messages": [', ''];
+    table.applyChange({ startLine: 0, endLine: original.length - 1, text: lines.join('\n') }, 2);
+    assert.equal(table.update(source(lines)), undefined);
+    const whole = checkText(lines.join('\n'), options);
+    assert.deepEqual(whole.findings.map((f) => f.code), ['parse-error']);
+  });
+
   it('a trace whose lines are events of one conversation has no line table', async () => {
     const calls = fixture('traces/hours.calls.jsonl');
     assert.equal(await LineIndependentTrace.from(calls, checkText(calls, { contracts }), { contracts }, 1), undefined);

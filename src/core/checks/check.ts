@@ -5,7 +5,7 @@ import type { ContractSet, ToolContract } from '../contracts/types';
 import type { PackContracts } from '../contracts/packs';
 import type { Profile } from '../contracts/compile';
 import type { ArgumentsEncoding, Session, Severity, Span, ToolCall } from '../model';
-import type { Anchor, Doc, JsonPath } from '../parse/doc';
+import { joinPath, type Anchor, type Doc, type JsonPath } from '../parse/doc';
 import { SessionPairing, type Pairing, type PairingState } from './pairing';
 import { validateArguments, type SchemaFault } from './validation';
 
@@ -65,9 +65,23 @@ export interface Segment {
   limit(message: string): void;
 }
 
+// Checks ask contractFor several times per call: a workspace or pack contract resolves to one object per contract,
+// not one per question; the trace's definitions resolve to objects made with the session's context.
+const fromWorkspace = new WeakMap<ToolContract, ResolvedContract>();
+const fromPack = new WeakMap<ToolContract, ResolvedContract>();
+
+function resolved(cache: WeakMap<ToolContract, ResolvedContract>, contract: ToolContract, source: ResolvedContract['source']): ResolvedContract {
+  let r = cache.get(contract);
+  if (!r) cache.set(contract, (r = { contract, source }));
+  return r;
+}
+
 export class SessionContext {
-  private readonly embedded = new Map<string, ToolContract>();
-  private readonly faults = new Map<ToolCall, SchemaFault[]>();
+  private readonly embedded = new Map<string, ResolvedContract>();
+  /** Schema faults by the call's place in `session.calls` (four checks ask for each call's: an array beats a Map
+   *  keyed by object), and of calls from elsewhere by the call. */
+  private readonly faults: (SchemaFault[] | undefined)[] = [];
+  private faultsElsewhere?: Map<ToolCall, SchemaFault[]>;
   /** Tools called with free-form command lines, when a pack treats such lines as shell commands. */
   private readonly commands = new Set<string>();
   readonly closed: boolean;
@@ -90,8 +104,9 @@ export class SessionContext {
     for (const t of session.tools) {
       if (this.embedded.has(t.name)) continue;
       const b = t.behaviour;
-      this.embedded.set(t.name, b ? { name: t.name, arguments: t.inputSchema, result: t.resultSchema, mutates: b.mutates, idempotent: b.idempotent }
-        : { name: t.name, arguments: t.inputSchema, result: t.resultSchema });
+      const contract = b ? { name: t.name, arguments: t.inputSchema, result: t.resultSchema, mutates: b.mutates, idempotent: b.idempotent }
+        : { name: t.name, arguments: t.inputSchema, result: t.resultSchema };
+      this.embedded.set(t.name, { contract, source: 'embedded' });
     }
     this.closed = contracts.closed || session.tools.length > 0;
   }
@@ -130,16 +145,16 @@ export class SessionContext {
 
   contractFor(name: string): ResolvedContract | undefined {
     const ws = this.contracts.tools.get(name);
-    if (ws) return { contract: ws, source: 'workspace' };
+    if (ws) return resolved(fromWorkspace, ws, 'workspace');
     const emb = this.embedded.get(name);
-    if (emb) return { contract: emb, source: 'embedded' };
+    if (emb) return emb;
     const pack = this.packs?.tools.get(name) ?? (this.commands.has(name) ? this.packs?.command : undefined);
-    return pack ? { contract: pack, source: 'pack' } : undefined;
+    return pack ? resolved(fromPack, pack, 'pack') : undefined;
   }
 
   /** The definition recorded in the trace for this tool, if any (whatever workspace contract wins over it). */
   embeddedContract(name: string): ToolContract | undefined {
-    return this.embedded.get(name);
+    return this.embedded.get(name)?.contract;
   }
 
   /** Repeats of this tool are expected: its contract says `volatile`, or the settings list it. */
@@ -160,7 +175,10 @@ export class SessionContext {
 
   /** The schema faults of a call's arguments, computed once and shared by the checks that report them. */
   schemaFaults(call: ToolCall): SchemaFault[] {
-    let f = this.faults.get(call);
+    const calls = this.session.calls;
+    const k = calls.length > 0 ? call.index - calls[0].index : -1;
+    const mine = k >= 0 && calls[k] === call;
+    let f = mine ? this.faults[k] : this.faultsElsewhere?.get(call);
     if (!f) {
       const resolved = this.contractFor(call.name);
       const eff = this.effectiveArgs(call);
@@ -172,7 +190,8 @@ export class SessionContext {
       f = resolved?.contract.arguments === undefined || !checkable
         ? []
         : validateArguments(resolved.contract.arguments, eff.args, this.profile, lexemes?.doc, lexemes?.path ?? []);
-      this.faults.set(call, f);
+      if (mine) this.faults[k] = f;
+      else (this.faultsElsewhere ??= new Map()).set(call, f);
     }
     return f;
   }
@@ -181,7 +200,7 @@ export class SessionContext {
   argAnchor(call: ToolCall, path: JsonPath, part?: 'key'): Anchor {
     const eff = this.effectiveArgs(call);
     if (!eff.doc) return call.argsAt;
-    return { doc: eff.doc, path: [...eff.path, ...path], part };
+    return { doc: eff.doc, path: joinPath(eff.path, path), part };
   }
 }
 

@@ -32,7 +32,9 @@ export const orphanCall: Check = {
     if (!state.results) return;
     // said only where it mattered: the session did record results, so the calls forgotten may have been orphans
     if (state.dropped) ctx.limit(`orphan-call: more than ${MAX_WAITING} calls without a result were kept; ${state.dropped} older ones were not checked`);
-    for (const call of [...state.waiting, ...calls]) {
+    // the waiting calls, then this segment's (no joined copy of the calls per session)
+    for (let k = 0; k < state.waiting.length + calls.length; k++) {
+      const call = k < state.waiting.length ? state.waiting[k] : calls[k - state.waiting.length];
       if (pairing.resultOf(call)) continue;
       const id = call.id ? ` (${call.id})` : '';
       if (call.turn >= turns && !continuedAfterCalls) {

@@ -6,9 +6,10 @@
 // positional cursor — is carried as a small `PairingState`; call indexes stay those of the whole session, result
 // indexes are those of the segment (`ctx.session.results`).
 import type { ToolContract } from '../contracts/types';
-import { callFingerprint, hash64 } from '../fingerprint';
+import { callFingerprint, callPrint, hash64 } from '../fingerprint';
 import type { Span, ToolCall, ToolResult } from '../model';
 import { spanOf, type Anchor } from '../parse/doc';
+import { IdTable, SlotColumn } from '../id-table';
 
 /** A fingerprint as a number: 52 bits of its hash64, which a double holds exactly. */
 function printOf(fingerprint: string): number {
@@ -30,10 +31,48 @@ export interface CallFacts {
   print: number;
 }
 
-/** What pairing carries from one segment of a session to the next (plain data). */
+/** The first call of each id of earlier segments, compact (a long session carries one per call): the id as a
+ *  64-bit hash, its facts in columns, the tool's name as a number. */
+export class CarriedCalls {
+  private readonly ids = new IdTable();
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly columns = [new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn()];
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  get(id: string): CallFacts | undefined {
+    const slot = this.ids.get(id);
+    if (slot < 0) return undefined;
+    const [name, turn, index, start, end, print] = this.columns.map((c) => c.get(slot));
+    return { name: this.names[name], turn, index, start, end, print };
+  }
+
+  /** The facts of the first call with `id` (kept only when the id is new). */
+  add(id: string, facts: () => CallFacts): void {
+    const known = this.ids.size;
+    const slot = this.ids.add(id);
+    if (slot < known) return;
+    const f = facts();
+    let name = this.nameIds.get(f.name);
+    if (name === undefined) {
+      name = this.names.push(f.name) - 1;
+      this.nameIds.set(f.name, name);
+    }
+    [name, f.turn, f.index, f.start, f.end, f.print].forEach((v, k) => this.columns[k].set(slot, v));
+  }
+}
+
+/** What pairing carries from one segment of a session to the next. */
 export interface PairingState {
   /** The first call of each id, in earlier segments (grown in place by each segment). */
-  ids: Map<string, CallFacts>;
+  ids: CarriedCalls;
   /** How many calls the earlier segments held (the first call index of the next segment). */
   calls: number;
 }
@@ -101,7 +140,7 @@ export class SessionPairing implements Pairing {
   /** This segment's calls by id; a list only when several calls share one. */
   private readonly byId = new Map<string, ToolCall | ToolCall[]>();
   /** The first call of each id in earlier segments. */
-  private readonly carried?: Map<string, CallFacts>;
+  private readonly carried?: CarriedCalls;
   /** Index of this segment's first call in the session. */
   private readonly base: number;
   // Filled lazily, indexed like the segment's calls / results.
@@ -221,12 +260,13 @@ export class SessionPairing implements Pairing {
   /** What the next segment needs: the first call of every id (its facts, added to the earlier segments'), and
    *  where its calls start. */
   carry(): PairingState {
-    const ids = this.carried ?? new Map<string, CallFacts>();
+    const ids = this.carried ?? new CarriedCalls();
     for (const [id, same] of this.byId) {
-      if (ids.has(id)) continue;
-      const first = Array.isArray(same) ? same[0] : same;
-      const { start, end } = spanOf(first.nameAt);
-      ids.set(id, { name: first.name, turn: first.turn, index: first.index, start, end, print: printOf(this.fingerprint(first)) });
+      ids.add(id, () => {
+        const first = Array.isArray(same) ? same[0] : same;
+        const { start, end } = spanOf(first.nameAt);
+        return { name: first.name, turn: first.turn, index: first.index, start, end, print: printOf(this.fingerprint(first)) };
+      });
     }
     return { ids, calls: this.base + this.ctx.session.calls.length };
   }
@@ -234,7 +274,7 @@ export class SessionPairing implements Pairing {
   fingerprint(call: ToolCall): string {
     let fp = this.fingerprints[call.index - this.base];
     if (fp === undefined) {
-      fp = callFingerprint(call.name, this.args(call), call.argumentsRaw);
+      fp = call.encoding === 'input-wrapper' ? callFingerprint(call.name, this.args(call), call.argumentsRaw) : callPrint(call);
       this.fingerprints[call.index - this.base] = fp;
     }
     return fp;

@@ -71,7 +71,8 @@ export const schemaDrift: Check = {
     const tools = ctx.session.tools;
     const from = state.done;
     state.done = tools.length;
-    for (const tool of tools.slice(from)) {
+    for (let k = from; k < tools.length; k++) {
+      const tool = tools[k];
       const ws = ctx.contracts.tools.get(tool.name);
       if (!ws || ws.arguments === undefined) continue;
       if (sameSchema(tool.inputSchema, ws.arguments)) continue;

@@ -1,8 +1,8 @@
 // One ajv pass per call, shared by the checks that report its parts (missing-key, extra-key, type-drift,
 // constraint). Errors are sorted into codes here, once, so that one fault gives one finding.
 import type { ErrorObject } from 'ajv';
-import { compileSchema, INTEGER_LEXEME, withLexemes, type Profile } from '../contracts/compile';
-import { nonIntegerLexeme, type Doc, type JsonPath } from '../parse/doc';
+import { compileSchema, INTEGER_LEXEME, validateWithLexemes, type Profile } from '../contracts/compile';
+import { childPath, joinPath, mayHoldNonInteger, nonIntegerLexeme, type Doc, type JsonPath } from '../parse/doc';
 
 export type SchemaFaultCode = 'missing-key' | 'extra-key' | 'type-drift' | 'constraint';
 
@@ -102,6 +102,8 @@ function typeName(e: ErrorObject): string {
   return Array.isArray(t) ? t.join(' or ') : String(t);
 }
 
+const SMALL_DOC = 4096;
+
 /**
  * Validate decoded arguments against a schema, sorted into faults. `doc`/`base` locate the arguments so that
  * strict typing can read number lexemes (2.0 is not an integer there).
@@ -109,8 +111,10 @@ function typeName(e: ErrorObject): string {
 export function validateArguments(schema: unknown, args: unknown, profile: Profile, doc: Doc | undefined, base: JsonPath): SchemaFault[] {
   const { validate } = compileSchema(schema, profile);
   if (!validate) return [];
-  const lookup = (pointer: string) => (doc ? nonIntegerLexeme(doc, [...base, ...decodePointer(pointer, args)]) : undefined);
-  const ok = withLexemes(lookup, () => validate(args));
+  // a small doc whose text writes no number as a non-integer has nothing to look up (most string-encoded
+  // arguments); a large one is asked per integer, as searching all of its text per call could cost more
+  const lookup = doc && (doc.text.length > SMALL_DOC || mayHoldNonInteger(doc)) ? (pointer: string) => nonIntegerLexeme(doc, joinPath(base, decodePointer(pointer, args))) : undefined;
+  const ok = validateWithLexemes(validate, args, lookup);
   if (ok || !validate.errors) return [];
   return classify(validate.errors, args, doc, base);
 }
@@ -137,14 +141,15 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
     let fault: SchemaFault | undefined;
     if (e.keyword === 'required') {
       const missing = String((e.params as { missingProperty: string }).missingProperty);
-      fault = { code: 'missing-key', path, key: missing, message: displayPath([...path, missing]) };
+      fault = { code: 'missing-key', path, key: missing, message: displayPath(childPath(path, missing)) };
     } else if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
       const extra = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
         (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
-      fault = { code: 'extra-key', path: [...path, extra], onKey: true, key: extra, message: `${displayPath([...path, extra])} is not declared` };
+      const at = childPath(path, extra);
+      fault = { code: 'extra-key', path: at, onKey: true, key: extra, message: `${displayPath(at)} is not declared` };
     } else if (e.keyword === 'type') {
       if (underTyped(e.instancePath) && seen.has('type' + e.instancePath)) continue;
-      const lexeme = typeof value === 'number' && doc ? nonIntegerLexeme(doc, [...base, ...path]) : undefined;
+      const lexeme = typeof value === 'number' && doc ? nonIntegerLexeme(doc, joinPath(base, path)) : undefined;
       fault = { code: 'type-drift', path, message: `${name} wanted ${typeName(e)}, got ${describeValue(value, lexeme)}` };
       seen.add('type' + e.instancePath);
     } else if (e.keyword === INTEGER_LEXEME) {

@@ -12,11 +12,13 @@ export type Profile = 'strict' | 'json-schema';
 /** Asked during validation for the lexeme of the number at an instance path (set per validate call). */
 let lexemeLookup: ((instancePath: string) => string | undefined) | undefined;
 
-export function withLexemes<T>(lookup: (instancePath: string) => string | undefined, run: () => T): T {
+/** `validate(data)` with `lookup` answering the integer-lexeme keyword (undefined: every number is written as its
+ *  value, so none needs asking). */
+export function validateWithLexemes(validate: ValidateFunction, data: unknown, lookup: ((instancePath: string) => string | undefined) | undefined): boolean {
   const previous = lexemeLookup;
   lexemeLookup = lookup;
   try {
-    return run();
+    return validate(data);
   } finally {
     lexemeLookup = previous;
   }

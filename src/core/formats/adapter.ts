@@ -16,6 +16,18 @@ export interface LineSink {
   sessionFor(key: string): SessionBuilder;
   /** The named session is complete: check it now and let it go (a later line with that name opens a new one). */
   closeSession(key: string): void;
+  /** Present when these lines are one slice of a file, read apart from the rest (CheckOptions.apart): a reader that
+   *  can tell says what each line belongs to. */
+  readonly ties?: SliceTies;
+}
+
+/** What the lines of a slice owe to lines outside it. `key`: the line belongs to this independent unit (a Claude
+ *  Code `sessionId`, an OTel trace id); slices that share no key read as the whole file would. `tie`: some line
+ *  may read otherwise in the whole file (it looks back past the slice's start): the file is read whole. */
+export interface SliceTies {
+  key(key: string): void;
+  has(key: string): boolean;
+  tie(): void;
 }
 
 /** One file's lines in one format: made by `LineFormat.open`, given every line of the file this format reads. */
@@ -74,7 +86,10 @@ export class SessionSink implements LineSink {
   private readonly byKey = new Map<string, SessionBuilder>();
   private named?: SessionBuilder[];
 
-  constructor(private readonly done: (s: Session) => void) {}
+  constructor(
+    private readonly done: (s: Session) => void,
+    readonly ties?: SliceTies,
+  ) {}
 
   readonly sessionFor = (key: string): SessionBuilder => {
     let b = this.byKey.get(key);
@@ -85,6 +100,7 @@ export class SessionSink implements LineSink {
     b.session.id = key === '' ? undefined : key;
     this.byKey.set(key, b);
     (this.named ??= fresh ? [] : [this.builder]).push(b);
+    this.open = undefined;
     return b;
   };
 
@@ -93,12 +109,16 @@ export class SessionSink implements LineSink {
     if (!b) return;
     this.byKey.delete(key);
     this.named = (this.named ?? []).filter((x) => x !== b);
+    this.open = undefined;
     this.done(b.session);
   };
 
-  /** The sessions still open, in order of first use. */
-  openSessions(): Session[] {
-    return (this.named ?? [this.builder]).map((b) => b.session);
+  /** openSessions, until a session opens or closes (the engine asks after every line). */
+  private open?: readonly Session[];
+
+  /** The sessions still open, in order of first use (a list the caller does not change). */
+  openSessions(): readonly Session[] {
+    return (this.open ??= (this.named ?? [this.builder]).map((b) => b.session));
   }
 }
 

@@ -15,6 +15,9 @@
 //   in one session. A later request repeats the conversation so far: a message whose calls (or results) were read
 //   already is an echo, read once; a repeated tool list is one definition per name. InvokeModel recordings of
 //   Anthropic models (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
+// - a batch inference record (the output JSONL of a Bedrock batch job, one record per line): `{recordId, modelInput,
+//   modelOutput}` (or `error` instead of the output), the request and its answer in any of the shapes above: one
+//   conversation, so the tools the input declares apply to the calls of the output.
 // A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
@@ -285,6 +288,17 @@ function readPart(b: SessionBuilder, part: Located, seen: Seen): void {
   }
 }
 
+/** A Bedrock batch inference record whose input or output is a body this reader knows. */
+function isBatchRecord(v: unknown): v is Obj {
+  return isPlainObject(v) && 'modelInput' in v && ('modelOutput' in v || 'error' in v) && (readable(v.modelInput) || readable(v.modelOutput));
+}
+
+function readBatchRecord(doc: Doc, b: SessionBuilder, v: Obj): void {
+  const seen: Seen = { ids: new Set() };
+  readPart(b, { doc, path: ['modelInput'], value: v.modelInput }, seen);
+  readPart(b, { doc, path: ['modelOutput'], value: v.modelOutput }, seen);
+}
+
 /** Every request repeats the tool list: one definition per name (the first). */
 function dedupeTools(b: SessionBuilder): void {
   const names = new Set<string>();
@@ -309,12 +323,13 @@ export const bedrock: FormatAdapter = {
   id: 'bedrock-converse',
   document: {
     claims(v) {
-      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v);
+      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v);
     },
     read(doc, emit) {
       const v = doc.value;
       singleSession((b) => {
         if (isNockRecording(v)) readRecording(doc, b);
+        else if (isBatchRecord(v)) readBatchRecord(doc, b, v);
         else if (isRequest(v)) readRequest(b, doc, [], v);
         else if (isResponse(v)) readMessage(b, doc, ['output', 'message'], v.output.message);
         else if (isEventArray(v)) new ConverseStream(b).readEvents(doc, [], v);

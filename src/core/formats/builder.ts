@@ -1,7 +1,7 @@
 // What every format adapter writes into: one session at a time. Argument decoding lives here, once, so every
 // format reports the same encodings with the same offsets.
 import type { ArgumentsEncoding, Session, ToolBehaviour, ToolCall, TransportSignals } from '../model';
-import { type Anchor, type Doc, type JsonPath, embeddedDoc } from '../parse/doc';
+import { type Anchor, type Doc, type JsonPath, childPath, embeddedDoc, joinPath } from '../parse/doc';
 import { isPlainObject } from '../objects';
 
 export type ArgsExpectation = 'string' | 'object' | 'any';
@@ -61,10 +61,11 @@ export interface DecodedArgs {
 /** `{"input": {...}}` around the real arguments (seen from SDKs and agent frameworks) is reported, then looked inside. */
 function unwrapInput(outer: DecodedArgs): DecodedArgs {
   const v = outer.args;
-  if (!isPlainObject(v) || !outer.doc) return outer;
+  // no own `input` key: no wrapper (asked first: listing every call's keys was an array per call)
+  if (!isPlainObject(v) || !outer.doc || !Object.prototype.hasOwnProperty.call(v, 'input')) return outer;
   const keys = Object.keys(v);
   if (keys.length !== 1 || keys[0] !== 'input') return outer;
-  const inner = decodeArguments(outer.doc, [...(outer.path ?? []), 'input'], v.input, 'any');
+  const inner = decodeArguments(outer.doc, childPath(outer.path ?? [], 'input'), v.input, 'any');
   if (inner.encoding !== 'object' && inner.encoding !== 'json-string') return outer;
   return { ...inner, encoding: 'input-wrapper', raw: outer.raw };
 }
@@ -106,7 +107,7 @@ export function decodeArguments(doc: Doc, path: JsonPath, value: unknown, expect
 }
 
 function anchor(ref: NodeRef, sub: JsonPath = [], part?: 'key'): Anchor {
-  return { doc: ref.doc, path: sub.length ? [...ref.path, ...sub] : ref.path, part };
+  return { doc: ref.doc, path: sub.length ? joinPath(ref.path, sub) : ref.path, part };
 }
 
 export class SessionBuilder {
@@ -155,7 +156,7 @@ export class SessionBuilder {
       for (let i = 0; i < content.length; i++) {
         const part = content[i];
         if (isPlainObject(part) && typeof part.text === 'string' && (part.type === 'text' || part.type === 'output_text' || part.type === undefined) && mayHoldCall(part.text)) {
-          this.keepText(ref.doc, [...ref.path, i, 'text'], part.text);
+          this.keepText(ref.doc, childPath(ref.path, i, 'text'), part.text);
         }
       }
     }
@@ -172,7 +173,7 @@ export class SessionBuilder {
   }
 
   call(input: CallInput, turn = this.currentTurn()): ToolCall {
-    const argsRef = input.argsAt ?? { doc: input.at.doc, path: [...input.at.path, ...input.argsPath] };
+    const argsRef = input.argsAt ?? { doc: input.at.doc, path: joinPath(input.at.path, input.argsPath) };
     const decoded: DecodedArgs = input.freeform && typeof input.args === 'string'
       ? { encoding: 'freeform', args: input.args, doc: argsRef.doc, path: argsRef.path, raw: input.args }
       : decodeArguments(argsRef.doc, argsRef.path, input.args, input.expect);
@@ -254,13 +255,13 @@ function parallelCalls(name: string, decoded: DecodedArgs): (CallInput & { index
   const uses = decoded.args.tool_uses;
   if (!Array.isArray(uses) || uses.length === 0) return undefined;
   if (!uses.every((u) => isPlainObject(u) && typeof u.recipient_name === 'string')) return undefined;
-  const base = [...(decoded.path ?? []), 'tool_uses'];
+  const base = childPath(decoded.path ?? [], 'tool_uses');
   return uses.map((u, index) => {
     const use = u as Record<string, unknown>;
     return {
       index,
       name: (use.recipient_name as string).replace(/^functions\./, ''),
-      at: { doc: decoded.doc!, path: [...base, index] },
+      at: { doc: decoded.doc!, path: childPath(base, index) },
       namePath: ['recipient_name'],
       argsPath: ['parameters'],
       args: use.parameters,

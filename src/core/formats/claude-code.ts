@@ -13,12 +13,13 @@
 // transcript holds) are no calls. A line whose `uuid` was already read in its session is a replayed copy and is
 // skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of many
 // sessions). Also read: `{loglines: [...]}` exports.
-import type { FormatAdapter } from './adapter';
+import type { FormatAdapter, SliceTies } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, SessionSet, str, textOf, type Obj } from './util';
+import { IdTable } from '../id-table';
+import { isPlainObject, SessionSet, str, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
@@ -57,8 +58,22 @@ export function lastUnansweredCall(b: SessionBuilder): number | undefined {
 
 const IDLE_LINES = 2000;
 
+/** Where a line's message is, for a line that is the unit (paths are not changed once made: one is shared). */
+const MESSAGE_PATH: JsonPath = ['message'];
+
+/** The text of a message's `text` blocks, one per line ('' when it has none). */
+function blockText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let out: string | undefined;
+  for (const c of content) {
+    if (isPlainObject(c) && c.type === 'text' && typeof c.text === 'string') out = out === undefined ? c.text : `${out}\n${c.text}`;
+  }
+  return out ?? '';
+}
+
 class ClaudeCodeReader {
-  private readonly seen = new Map<string, Set<string>>();
+  /** The uuids read per session key, as hashes (a long session has one per line). */
+  private readonly seen = new Map<string, IdTable>();
   private readonly roots = new Map<string, string>();
   private readonly lastMessage = new WeakMap<SessionBuilder, { id: string; turn?: number; text: string }>();
 
@@ -69,13 +84,35 @@ class ClaudeCodeReader {
   constructor(
     private readonly sessionFor: (key: string) => SessionBuilder,
     private readonly close?: (key: string) => void,
+    private readonly ties?: SliceTies,
   ) {}
+
+  /** Read as a slice apart (LineSink.ties), per sessionId: sidechain roots whose parent is not in the slice. */
+  private outside?: Map<string, number>;
+
+  /** A slice's line belongs to its sessionId. A session touched again after the idle span may have been closed in
+   *  between in the whole file (whose idle checks fall on other lines): that ties the slice. */
+  private tieLine(ties: SliceTies, sid: string): void {
+    const last = this.lastSeen.get(sid);
+    if (last === undefined ? ties.has(sid) : this.lineNo - last > IDLE_LINES) ties.tie();
+    ties.key(sid);
+  }
+
+  /** A sidechain line whose parent this slice has not read may hang off a chain read before the slice: harmless
+   *  for one such root per session (it only names the session), but two could be one chain in the whole file. */
+  private outsideParent(ties: SliceTies, sid: string, parent: string): void {
+    if (this.seen.get(sid)?.has(parent)) return; // a main line of the session, read in this slice
+    const n = ((this.outside ??= new Map<string, number>()).get(sid) ?? 0) + 1;
+    this.outside.set(sid, n);
+    if (n > 1) ties.tie();
+  }
 
   /** A session no line has touched for IDLE_LINES lines is complete: it and its sidechains are checked and let go,
    *  so a large log of many sessions is checked in bounded memory, while a stray line of another session in
    *  between (seen in real logs) does not split anything. */
   private touch(sid: string): void {
     this.lineNo += 1;
+    if (this.ties) this.tieLine(this.ties, sid);
     this.lastSeen.set(sid, this.lineNo);
     if (!this.close || this.lineNo % 64 !== 0) return;
     for (const [done, last] of this.lastSeen) {
@@ -98,6 +135,7 @@ class ClaudeCodeReader {
   private sidOf(line: Obj): string {
     const sid = str(line.sessionId);
     if (sid !== undefined) this.lastSid = sid;
+    else if (this.lastSid === undefined) this.ties?.tie(); // it may continue a session named before the slice
     return sid ?? this.lastSid ?? '';
   }
 
@@ -108,6 +146,7 @@ class ClaudeCodeReader {
     if (agent !== undefined) return `${sid}#agent:${agent}`;
     const uuid = str(line.uuid);
     const parent = str(line.parentUuid);
+    if (this.ties && parent !== undefined && !this.roots.has(parent)) this.outsideParent(this.ties, sid, parent);
     const root = (parent !== undefined ? this.roots.get(parent) : undefined) ?? uuid ?? '';
     if (uuid !== undefined) this.roots.set(uuid, root);
     return `${sid}#sidechain:${root}`;
@@ -124,9 +163,9 @@ class ClaudeCodeReader {
     const uuid = str(line.uuid);
     if (uuid !== undefined) {
       let seen = this.seen.get(key);
-      if (!seen) this.seen.set(key, (seen = new Set()));
-      if (seen.has(uuid)) return;
-      seen.add(uuid);
+      if (!seen) this.seen.set(key, (seen = new IdTable()));
+      const known = seen.size;
+      if (seen.add(uuid) < known) return;
     }
     const msg = line.message as Obj;
     const id = str(msg.id);
@@ -134,14 +173,19 @@ class ClaudeCodeReader {
     const same = line.type === 'assistant' && id !== undefined && prev?.id === id ? prev : undefined;
     const calls = b.session.calls.length;
     const results = b.session.results.length;
-    readAnthropicMessage(b, doc, [...path, 'message'], msg, same?.turn);
+    readAnthropicMessage(b, doc, path.length ? [...path, 'message'] : MESSAGE_PATH, msg, same?.turn);
     if (line.type === 'assistant' && id !== undefined) {
       // the message's text came on lines of its own: its calls still carry it
-      const text = [same?.text, textOf(Array.isArray(msg.content) ? msg.content.filter((c) => isPlainObject(c) && c.type === 'text') : [])]
-        .filter((t) => t).join('\n');
-      for (const c of b.session.calls.slice(calls)) c.messageText ??= text || undefined;
-      const turn = b.session.calls.length > calls ? b.session.calls[b.session.calls.length - 1].turn : same?.turn;
-      this.lastMessage.set(b, { id, turn, text });
+      const own = blockText(msg.content);
+      const text = same?.text && own ? `${same.text}\n${own}` : same?.text || own;
+      const all = b.session.calls;
+      for (let i = calls; i < all.length; i++) all[i].messageText ??= text || undefined;
+      const turn = all.length > calls ? all[all.length - 1].turn : same?.turn;
+      if (prev) {
+        prev.id = id;
+        prev.turn = turn;
+        prev.text = text;
+      } else this.lastMessage.set(b, { id, turn, text });
     }
     if (line.type === 'user' && 'toolUseResult' in line && b.session.results.length === results) {
       b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: lastUnansweredCall(b), payload: line.toolUseResult, payloadPath: [] });
@@ -167,7 +211,7 @@ export const claudeCode: FormatAdapter = {
     segments: true,
     claims: isClaudeCodeLine,
     open(sink) {
-      const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key));
+      const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key), sink.ties);
       return { read: (doc) => reader.read(doc, [], doc.value as Obj) };
     },
   },

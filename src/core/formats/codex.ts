@@ -10,6 +10,14 @@
 // itself (`metadata.exit_code`, or the "Exit code: N" / "Process exited with code N" header of newer shell
 // output). Sanitised fixtures replace free text with `[REDACTED_<KIND> len=N sha=…]`: such arguments are kept as
 // text, not decoded. Unknown record types are skipped.
+// `codex exec --json` (and the Codex SDKs, which read it) prints thread events instead, one per line: `thread.started
+// {thread_id}`, `turn.started` / `turn.completed` / `turn.failed`, and `item.started` / `item.updated` /
+// `item.completed {item: {id, type, ...}}`. An item is one thing the agent did, sent again as it changes: its first
+// copy is the call, its `item.completed` copy the outcome. Calls: `command_execution {command, aggregated_output,
+// exit_code, status}` (a command line: free-form text), `mcp_tool_call {server, tool, arguments, result, error,
+// status}` (named `mcp__<server>__<tool>`, as the rollouts name MCP tools), `file_change {changes, status}` (only
+// ever sent completed) and `web_search {query, action}`. `status` `failed` (or a command `declined` by the user) is
+// an honest failure, a command's `exit_code` its exit code.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import { HOSTED_CALLS, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
@@ -58,14 +66,60 @@ function eventSignals(p: Obj): TransportSignals | undefined {
   }
 }
 
+const EXEC_CALL_ITEMS = new Set(['command_execution', 'mcp_tool_call', 'file_change', 'web_search']);
+const EXEC_ITEM_EVENTS = new Set(['item.started', 'item.updated', 'item.completed']);
+
+/** A `codex exec --json` line beyond doubt: the thread's first event, or an item event of a known item type. */
+function isExecEvent(v: unknown): v is Obj {
+  if (!isPlainObject(v) || typeof v.type !== 'string') return false;
+  if (v.type === 'thread.started') return typeof v.thread_id === 'string';
+  const item = v.item;
+  return EXEC_ITEM_EVENTS.has(v.type) && isPlainObject(item) && typeof item.id === 'string' && typeof item.type === 'string'
+    && (EXEC_CALL_ITEMS.has(item.type) || item.type === 'agent_message' || item.type === 'reasoning');
+}
+
+const EXEC_LINES = new Set(['turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'item.plan.delta']);
+
+/** The lines of an exec stream that prove nothing alone (turn boundaries, other items, errors). */
+function isExecLine(v: unknown): boolean {
+  return isPlainObject(v) && typeof v.type === 'string' && (EXEC_LINES.has(v.type) || (v.type === 'error' && typeof v.message === 'string'));
+}
+
+/** What a finished exec item says of how its call went. */
+function execOutcome(item: Obj): { payloadKey?: string; transport: TransportSignals } {
+  const failed = item.status === 'failed' || item.status === 'declined';
+  switch (item.type) {
+    case 'command_execution': {
+      const code = num(item.exit_code);
+      return { payloadKey: 'aggregated_output', transport: { ...(code === undefined ? {} : { exitCode: code }), ...(failed ? { isError: true } : {}) } };
+    }
+    case 'mcp_tool_call': {
+      const error = item.error !== undefined && item.error !== null;
+      return { payloadKey: error ? 'error' : 'result', transport: { isError: failed || error } };
+    }
+    case 'file_change':
+      return { payloadKey: 'changes', transport: statusSignal(item.status, true) };
+    default:
+      // a search completes when its results reached the agent
+      return { transport: { isError: false } };
+  }
+}
+
 class CodexReader {
   /** Signals of calls whose event came before their output. */
   private readonly signals = new Map<string, TransportSignals>();
+  /** Exec stream items read as calls, and those whose outcome was read. */
+  private readonly execCalls = new Set<string>();
+  private readonly execDone = new Set<string>();
 
   constructor(private readonly b: SessionBuilder) {}
 
   read(doc: Doc): void {
     const line = doc.value as Obj;
+    if (!isEnvelope(line)) {
+      this.execEvent(doc, line);
+      return;
+    }
     const payload = line.payload;
     if (!isPlainObject(payload)) return;
     const b = this.b;
@@ -73,6 +127,54 @@ class CodexReader {
     else if (line.type === 'turn_context') b.breakTurn();
     else if (line.type === 'response_item') this.item(doc, payload);
     else if (line.type === 'event_msg') this.event(payload);
+  }
+
+  private execEvent(doc: Doc, e: Obj): void {
+    const b = this.b;
+    if (e.type === 'thread.started') {
+      b.session.id ??= str(e.thread_id);
+      return;
+    }
+    const item = e.item;
+    if (!isPlainObject(item) || typeof item.id !== 'string' || !EXEC_CALL_ITEMS.has(item.type as string)) {
+      if (e.type === 'turn.started' || (isPlainObject(item) && item.type === 'agent_message')) b.breakTurn();
+      return;
+    }
+    const id = item.id;
+    if (!this.execCalls.has(id)) {
+      this.execCalls.add(id);
+      this.execCall(doc, item);
+    }
+    if (e.type !== 'item.completed' || this.execDone.has(id)) return;
+    this.execDone.add(id);
+    const { payloadKey, transport } = execOutcome(item);
+    b.result({ at: { doc, path: ['item'] }, callId: id, payload: payloadKey === undefined ? undefined : item[payloadKey],
+      payloadPath: payloadKey === undefined ? undefined : [payloadKey], transport });
+    b.breakTurn();
+  }
+
+  private execCall(doc: Doc, item: Obj): void {
+    const at = { doc, path: ['item'] };
+    const id = item.id as string;
+    switch (item.type) {
+      case 'command_execution':
+        this.b.call({ name: 'command_execution', id, at, namePath: ['type'], argsPath: ['command'], args: item.command, expect: 'string', freeform: true });
+        return;
+      case 'mcp_tool_call': {
+        const name = `mcp__${str(item.server) ?? ''}__${str(item.tool) ?? ''}`;
+        this.b.call({ name, id, at, namePath: ['tool'], argsPath: ['arguments'], args: item.arguments ?? {}, expect: 'object' });
+        return;
+      }
+      case 'file_change':
+        this.b.call({ name: 'file_change', id, at, namePath: ['type'], argsPath: ['changes'], args: item.changes, expect: 'any' });
+        return;
+      default: {
+        // the hosted search: its action when recorded, else the query it ran
+        const action = isPlainObject(item.action);
+        this.b.call({ name: HOSTED_CALLS.get('web_search_call')!.name, id, at, namePath: ['type'], argsPath: [action ? 'action' : 'query'],
+          args: action ? item.action : item.query, expect: action ? 'object' : 'string', freeform: !action });
+      }
+    }
   }
 
   private event(p: Obj): void {
@@ -143,9 +245,9 @@ export const codex: FormatAdapter = {
   packs: ['codex'],
   lines: {
     claims(v) {
-      return isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload);
+      return (isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload)) || isExecEvent(v);
     },
-    accepts: isEnvelope,
+    accepts: (v) => isEnvelope(v) || isExecLine(v),
     open({ builder }) {
       const reader = new CodexReader(builder);
       return { read: (doc) => reader.read(doc) };

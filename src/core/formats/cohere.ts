@@ -12,6 +12,15 @@
 //   `content-*`, `citation-*`, `message-end` (`delta.finish_reason`). `index` and `tool-call-end` may be missing:
 //   a fragment then belongs to the call started last, and `message-end` completes what is open. A call that got
 //   no fragment at all has no arguments (`{}`).
+// Cohere Chat API v1 (`/v1/chat`, still what many SDK versions and Bedrock's Command R send):
+// - a request `{message, chat_history?: [{role: 'USER' | 'CHATBOT' | 'SYSTEM' | 'TOOL', message?, tool_calls?,
+//   tool_results?}], tools?: [{name, parameter_definitions: {p: {type, description, required}}}], tool_results?}`;
+// - a response `{response_id | generation_id, text, tool_calls?, chat_history?, finish_reason}`, whose
+//   `chat_history` (when returned) already ends with the CHATBOT turn that holds `tool_calls`.
+//   A call is `{name, parameters}` (an object; no id). A result `{call: {name, parameters}, outputs: [...]}` names
+//   its call again: it answers the earliest unanswered call of that name, or, when the conversation holds no such
+//   call (a request that sends the results without the turn that asked for them), its `call` is read as the call.
+//   `parameter_definitions` (Python type names: str, int, float, bool, List[...], Dict[...]) become JSON Schema.
 // Cohere's tool messages carry no error flag.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
@@ -19,7 +28,7 @@ import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
 import { EventStream } from './stream';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, str, type Obj } from './util';
+import { isPlainObject, str, unansweredByName, type Obj } from './util';
 
 function isResponse(v: unknown): v is Obj & { message: Obj } {
   return isPlainObject(v) && isPlainObject(v.message) && v.message.role === 'assistant' && typeof v.finish_reason === 'string'
@@ -61,6 +70,103 @@ function readRequest(b: SessionBuilder, doc: Doc, v: Obj & { messages: Obj[] }):
     b.result({ at: { doc, path: ['messages', i] }, callId: str(m.tool_call_id), payload: payload.value, payloadPath: ['content', ...payload.path] });
     b.breakTurn();
   });
+}
+
+// ---- API v1
+
+const V1_ROLES = new Set(['USER', 'CHATBOT', 'SYSTEM', 'TOOL']);
+
+function isV1Turn(m: unknown): m is Obj {
+  return isPlainObject(m) && typeof m.role === 'string' && V1_ROLES.has(m.role);
+}
+
+function isV1Call(c: unknown): c is Obj & { name: string } {
+  return isPlainObject(c) && typeof c.name === 'string' && 'parameters' in c;
+}
+
+function isV1Request(v: unknown): boolean {
+  if (!isPlainObject(v) || typeof v.message !== 'string') return false;
+  const history = Array.isArray(v.chat_history) ? v.chat_history : [];
+  if (!history.every(isV1Turn)) return false;
+  return history.some((m) => Array.isArray(m.tool_calls) || Array.isArray(m.tool_results))
+    || (Array.isArray(v.tool_results) && v.tool_results.length > 0)
+    || (Array.isArray(v.tools) && v.tools.some((t) => isPlainObject(t) && isPlainObject(t.parameter_definitions)));
+}
+
+function isV1Response(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.text === 'string' && ('generation_id' in v || 'response_id' in v) && !('choices' in v)
+    && (Array.isArray(v.tool_calls) || (Array.isArray(v.chat_history) && v.chat_history.every(isV1Turn)));
+}
+
+const V1_TYPES: Record<string, string> = { str: 'string', string: 'string', int: 'integer', integer: 'integer', float: 'number',
+  number: 'number', bool: 'boolean', boolean: 'boolean', list: 'array', dict: 'object', object: 'object' };
+
+/** A v1 `parameter_definitions` map as JSON Schema (a type it does not know constrains nothing). */
+function v1Schema(defs: Obj): Obj {
+  const properties: Obj = {};
+  const required: string[] = [];
+  for (const [name, d] of Object.entries(defs)) {
+    if (!isPlainObject(d)) continue;
+    const base = typeof d.type === 'string' ? d.type.replace(/\[.*$/, '').trim().toLowerCase() : '';
+    const type = V1_TYPES[base];
+    properties[name] = { ...(type ? { type } : {}), ...(typeof d.description === 'string' ? { description: d.description } : {}) };
+    if (d.required === true) required.push(name);
+  }
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+function readV1Tools(b: SessionBuilder, doc: Doc, tools: unknown): void {
+  if (!Array.isArray(tools)) return;
+  tools.forEach((t, i) => {
+    if (isPlainObject(t) && typeof t.name === 'string') b.tool(t.name, isPlainObject(t.parameter_definitions) ? v1Schema(t.parameter_definitions) : { type: 'object' }, { doc, path: ['tools', i] });
+  });
+}
+
+function readV1Calls(b: SessionBuilder, doc: Doc, path: JsonPath, calls: unknown, messageText?: string): void {
+  if (!Array.isArray(calls) || !calls.some(isV1Call)) return;
+  const turn = b.newTurn();
+  calls.forEach((c, i) => {
+    if (isV1Call(c)) b.call({ name: c.name, at: { doc, path: [...path, i] }, namePath: ['name'], argsPath: ['parameters'], args: c.parameters, expect: 'object', messageText }, turn);
+  });
+}
+
+function readV1Results(b: SessionBuilder, doc: Doc, path: JsonPath, results: unknown): void {
+  if (!Array.isArray(results)) return;
+  results.forEach((r, i) => {
+    if (!isPlainObject(r) || !isV1Call(r.call)) return;
+    let index = unansweredByName(b, r.call.name);
+    if (index === undefined) {
+      // the result carries its call: the conversation sent here does not hold the turn that asked for it
+      b.call({ name: r.call.name, at: { doc, path: [...path, i, 'call'] }, namePath: ['name'], argsPath: ['parameters'], args: r.call.parameters, expect: 'object' }, b.newTurn());
+      index = b.session.calls.length - 1;
+    }
+    b.result({ at: { doc, path: [...path, i] }, callIndex: index, payload: r.outputs, payloadPath: ['outputs'] });
+  });
+  b.breakTurn();
+}
+
+function readV1History(b: SessionBuilder, doc: Doc, history: unknown): void {
+  if (!Array.isArray(history)) return;
+  history.forEach((m, i) => {
+    if (!isV1Turn(m)) return;
+    if (Array.isArray(m.tool_calls) && m.tool_calls.some(isV1Call)) readV1Calls(b, doc, ['chat_history', i, 'tool_calls'], m.tool_calls, str(m.message));
+    else if (Array.isArray(m.tool_results)) readV1Results(b, doc, ['chat_history', i, 'tool_results'], m.tool_results);
+    else if (m.role === 'CHATBOT') b.assistantText({ doc, path: ['chat_history', i, 'message'] }, m.message);
+    else b.breakTurn();
+  });
+}
+
+function readV1(b: SessionBuilder, doc: Doc, v: Obj): void {
+  readV1Tools(b, doc, v.tools);
+  readV1History(b, doc, v.chat_history);
+  if (isV1Request(v)) {
+    readV1Results(b, doc, ['tool_results'], v.tool_results);
+    return;
+  }
+  // a response's own history already ends with the turn of its calls
+  const history = Array.isArray(v.chat_history) ? v.chat_history : [];
+  const last = history[history.length - 1];
+  if (!(isV1Turn(last) && last.role === 'CHATBOT' && Array.isArray(last.tool_calls) && last.tool_calls.length > 0)) readV1Calls(b, doc, ['tool_calls'], v.tool_calls, str(v.text));
 }
 
 // ---- stream
@@ -164,7 +270,7 @@ export const cohere: FormatAdapter = {
   id: 'cohere',
   document: {
     claims(v) {
-      return isResponse(v) || isRequest(v) || isEventArray(v);
+      return isResponse(v) || isRequest(v) || isEventArray(v) || isV1Request(v) || isV1Response(v);
     },
     read(doc, emit) {
       const v = doc.value;
@@ -172,6 +278,7 @@ export const cohere: FormatAdapter = {
         if (isResponse(v)) readChatMessage(b, doc, ['message'], v.message);
         else if (isRequest(v)) readRequest(b, doc, v);
         else if (isEventArray(v)) new CohereStream(b).readEvents(doc, [], v);
+        else if (isV1Request(v) || isV1Response(v)) readV1(b, doc, v as Obj);
       }, emit);
     },
   },

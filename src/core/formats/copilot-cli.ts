@@ -9,10 +9,16 @@
 // Ephemeral events (streamed deltas, `assistant.tool_call_delta`) are not persisted and are skipped; an event
 // whose `id` was already read is a replayed copy. Events of a sub-agent (`agentId`, or the older
 // `data.parentToolCallId`) are a session of their own. `session.start` names the session.
+// Also read, as one document: VS Code Copilot Chat sessions (`workspaceStorage/<ws>/chatSessions/<id>.json`, and what
+// Chat: Export Chat writes) `{requests: [{requestId, message, response, result: {metadata: {toolCallRounds,
+// toolCallResults}}}]}`. Each tool-call round `{response, toolCalls: [{id, name, arguments}]}` is one turn (the
+// arguments are the JSON string the model wrote); `toolCallResults` holds each call's result by id (`{content:
+// [{value}]}`), with no error flag of its own.
+import { singleSession } from './adapter';
 import type { FormatAdapter, LineSink } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
-import type { Doc } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, str, type Obj } from './util';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
@@ -152,8 +158,66 @@ class CopilotReader {
   }
 }
 
+// ---- VS Code Copilot Chat sessions ------------------------------------------------------------------------
+
+function roundsOf(r: unknown): unknown[] | undefined {
+  const meta = isPlainObject(r) && isPlainObject(r.result) && isPlainObject(r.result.metadata) ? r.result.metadata : undefined;
+  return meta && Array.isArray(meta.toolCallRounds) ? meta.toolCallRounds : undefined;
+}
+
+function isChatSession(v: unknown): v is Obj & { requests: Obj[] } {
+  return isPlainObject(v) && Array.isArray(v.requests) && v.requests.length > 0
+    && v.requests.every((r) => isPlainObject(r) && typeof r.requestId === 'string') && v.requests.some((r) => roundsOf(r) !== undefined);
+}
+
+/** A serialized tool result: one text part is the payload itself. */
+function chatResultPayload(res: Obj): { value: unknown; path: JsonPath } {
+  const c = res.content;
+  if (Array.isArray(c) && c.length === 1 && isPlainObject(c[0]) && 'value' in c[0]) return { value: c[0].value, path: ['content', 0, 'value'] };
+  return { value: c, path: ['content'] };
+}
+
+function readChatSession(b: SessionBuilder, doc: Doc, v: Obj & { requests: Obj[] }): void {
+  v.requests.forEach((r, i) => {
+    b.breakTurn(); // each request is the user's new message
+    const rounds = roundsOf(r) ?? [];
+    const metaPath: JsonPath = ['requests', i, 'result', 'metadata'];
+    const meta = (r.result as Obj).metadata as Obj | undefined;
+    const results = meta && isPlainObject(meta.toolCallResults) ? meta.toolCallResults : {};
+    rounds.forEach((round, j) => {
+      if (!isPlainObject(round) || !Array.isArray(round.toolCalls) || round.toolCalls.length === 0) return;
+      const turn = b.newTurn();
+      const text = str(round.response);
+      const ids: string[] = [];
+      round.toolCalls.forEach((tc, k) => {
+        if (!isPlainObject(tc) || typeof tc.name !== 'string') return;
+        const id = str(tc.id);
+        if (id !== undefined) ids.push(id);
+        b.call({ name: tc.name, id, at: { doc, path: [...metaPath, 'toolCallRounds', j, 'toolCalls', k] }, namePath: ['name'], argsPath: ['arguments'],
+          args: tc.arguments, expect: 'string', messageText: text === '' ? undefined : text }, turn);
+      });
+      for (const id of ids) {
+        const res = results[id];
+        if (!isPlainObject(res)) continue;
+        const payload = chatResultPayload(res);
+        b.result({ at: { doc, path: [...metaPath, 'toolCallResults', id] }, callId: id, payload: payload.value, payloadPath: payload.path, transport: {} });
+      }
+      b.breakTurn();
+    });
+  });
+}
+
 export const copilotCli: FormatAdapter = {
   id: 'copilot-cli',
+  document: {
+    claims: isChatSession,
+    read(doc, emit) {
+      const v = doc.value as Obj & { requests: Obj[] };
+      const first = v.requests.find((r) => roundsOf(r) !== undefined);
+      const sid = str(v.sessionId) ?? str(((first?.result as Obj | undefined)?.metadata as Obj | undefined)?.sessionId);
+      singleSession((b) => readChatSession(b, doc, v), emit, sid);
+    },
+  },
   lines: {
     claims: isCopilotEvent,
     accepts: (v) => isEvent(v) || isRunResult(v),

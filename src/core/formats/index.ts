@@ -4,6 +4,7 @@ import { anthropic } from './anthropic';
 import { calls } from './calls';
 import { openaiChat } from './openai-chat';
 import { openaiResponses } from './openai-responses';
+import { openaiAssistants } from './openai-assistants';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
 import { httpCassetteAdapter } from './http-cassette';
@@ -21,15 +22,18 @@ import { anthropicManaged } from './anthropic-managed';
 import { bfcl } from './bfcl';
 import { kiro } from './kiro';
 import { langsmith } from './langsmith';
+import { weave } from './weave';
 import { openaiAgents } from './openai-agents';
 import { cline } from './cline';
 import { atif } from './atif';
 import { letta } from './letta';
 import { opencode } from './opencode';
 import { copilotCli } from './copilot-cli';
+import { cursorAgent } from './cursor-agent';
 import { goose } from './goose';
 import { gemini } from './gemini';
 import { geminiCli } from './gemini-cli';
+import { qwenCode } from './qwen-code';
 import { bedrock } from './bedrock';
 import { cohere } from './cohere';
 import { ollama } from './ollama';
@@ -38,6 +42,7 @@ import { generic } from './generic';
 const httpCassette = httpCassetteAdapter(() => ADAPTERS);
 
 export const ADAPTERS: readonly FormatAdapter[] = [
+  qwenCode, // its records share Claude Code's envelope (uuid, sessionId) and claim only lines with Gemini `parts`
   claudeCode,
   codex,
   mcp,
@@ -56,10 +61,12 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   kiro,
   opencode,
   copilotCli,
+  cursorAgent,
   goose,
   geminiCli,
   gemini,
   langsmith,
+  weave, // a call's `op_name` (`weave:///…/op/…`) is its own; its output may be a Chat completion the broad readers would take
   bedrock,
   cohere,
   ollama,
@@ -67,6 +74,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   bfcl,
   cline,
   atif,
+  openaiAssistants,
   openaiResponses,
   anthropic,
   openaiChat,

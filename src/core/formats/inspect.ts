@@ -6,20 +6,35 @@
 // id read from the messages is read once, however often it is reused, and the events add what the messages lack (a
 // sub-agent's calls, a trimmed conversation, an event list without messages). A tool event whose id no call has is
 // its own call. `error` (`{type, message}`) on a tool message or event is an honest failure; without it the tool
-// succeeded. Tool definitions: the `tools` of model events.
+// succeeded. Tool definitions: the `tools` of model events. Inspect stores an event's strings over 100 characters
+// once, in the sample's `attachments`, and writes `attachment://<hash>` in their place (`tc://` in older logs): the
+// arguments and results read from events are checked with the text those stand for. A tool call with a
+// `parse_error` had arguments Inspect could not parse: they are invalid JSON (its `arguments` are a stand-in).
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
+import type { ToolCall } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, keyText, SessionSet, str, textOf, type Obj } from './util';
 
-const EVENT_KINDS = new Set(['model', 'tool', 'span_begin', 'span_end', 'sample_init', 'state', 'store', 'sandbox', 'info', 'score', 'logger', 'input', 'error', 'approval', 'subtask', 'step']);
+const EVENT_KINDS = new Set(['model', 'tool', 'span_begin', 'span_end', 'sample_init', 'sample_limit', 'state', 'store', 'sandbox', 'info', 'score',
+  'score_edit', 'logger', 'input', 'error', 'approval', 'subtask', 'step', 'anchor', 'branch', 'compaction', 'checkpoint', 'interrupt']);
 
 function isEvent(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.event === 'string' && EVENT_KINDS.has(v.event);
+  return isPlainObject(v) && typeof v.event === 'string';
 }
 
+/** A model or tool event in Inspect's own shape (a model's `input` messages and `output`; a tool's `function`). */
+function isCallEvent(e: Obj): boolean {
+  if (e.event === 'model') return Array.isArray(e.input) && isPlainObject(e.output);
+  return e.event === 'tool' && typeof e.function === 'string' && isPlainObject(e.arguments);
+}
+
+/** Every element an event; all of kinds Inspect writes, or (a newer version adds kinds) most of them, with a model
+ *  or tool event of Inspect's shape among them. */
 function isEventList(v: unknown): v is unknown[] {
-  return Array.isArray(v) && v.length > 0 && v.every(isEvent);
+  if (!Array.isArray(v) || v.length === 0 || !v.every(isEvent)) return false;
+  const known = v.filter((e) => EVENT_KINDS.has(e.event as string)).length;
+  return known === v.length || (known * 2 >= v.length && v.some(isCallEvent));
 }
 
 function isSample(v: unknown): v is Obj {
@@ -76,15 +91,42 @@ interface Seen {
   /** Every call and result read, by id (to tell a tool event that answers a call from one that is its own call). */
   calls: IdCount;
   results: IdCount;
+  /** The sample's `attachments` (hash -> text): events hold long strings as `attachment://<hash>`. */
+  attachments?: Obj;
 }
 
-function newSeen(): Seen {
-  return { messageCalls: new IdCount(), messageResults: new IdCount(), calls: new IdCount(), results: new IdCount() };
+function newSeen(attachments?: unknown): Seen {
+  return { messageCalls: new IdCount(), messageResults: new IdCount(), calls: new IdCount(), results: new IdCount(),
+    attachments: isPlainObject(attachments) ? attachments : undefined };
+}
+
+const ATTACHMENT = /^(?:attachment|tc):\/\//;
+
+/** `v` with its attachment references replaced by the text they stand for (unknown ones are left as written). */
+function resolved(v: unknown, seen: Seen, depth = 0): unknown {
+  const att = seen.attachments;
+  if (!att || depth > 16) return v;
+  if (typeof v === 'string') {
+    if (!ATTACHMENT.test(v)) return v;
+    const text = att[v.replace(ATTACHMENT, '')];
+    return typeof text === 'string' ? text : v;
+  }
+  if (Array.isArray(v)) return v.map((x) => resolved(x, seen, depth + 1));
+  if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolved(x, seen, depth + 1)]));
+  return v;
 }
 
 /** Inspect records a tool's failure in `error` (`{type, message}`); without one the tool succeeded. */
 function errorTransport(v: Obj): { isError: boolean } {
   return { isError: (v.error !== undefined && v.error !== null) || v.failed === true };
+}
+
+/** Inspect could not parse the arguments the model sent (`parse_error`): the call's arguments are not JSON, and
+ *  the `arguments` it records instead are a stand-in, not what the model wrote. */
+function markParseError(call: ToolCall, tc: Obj): void {
+  if (typeof tc.parse_error !== 'string' || tc.parse_error === '') return;
+  call.encoding = 'invalid';
+  call.encodingDetail = tc.parse_error.split('\n').find((l) => /error/i.test(l))?.trim().slice(0, 200) ?? 'Inspect could not parse them';
 }
 
 function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unknown[], seen: Seen): void {
@@ -96,8 +138,8 @@ function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unk
       const messageText = textOf(m.content);
       m.tool_calls.forEach((tc, j) => {
         if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
-        b.call({ name: tc.function, id: str(tc.id), at: { doc, path: [...at, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
-          args: tc.arguments, expect: 'any', messageText }, turn);
+        markParseError(b.call({ name: tc.function, id: str(tc.id), at: { doc, path: [...at, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
+          args: tc.arguments, expect: 'any', messageText }, turn), tc);
         seen.messageCalls.add(str(tc.id));
         seen.calls.add(str(tc.id));
       });
@@ -128,8 +170,8 @@ function readModelEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, see
       const id = str(tc.id);
       if (seen.messageCalls.take(id)) return; // the messages hold this call
       turn ??= b.newTurn();
-      b.call({ name: tc.function, id, at: { doc, path: [...msgPath, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
-        args: tc.arguments, expect: 'any', messageText: textOf(msg.content) }, turn);
+      markParseError(b.call({ name: tc.function, id, at: { doc, path: [...msgPath, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
+        args: resolved(tc.arguments, seen), expect: 'any', messageText: textOf(msg.content) }, turn), tc);
       seen.calls.add(id);
     });
     if (calls.length === 0 && texts) b.assistantText({ doc, path: [...msgPath, 'content'] }, msg.content);
@@ -143,11 +185,11 @@ function readToolEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, seen
   const failed = e.error !== undefined && e.error !== null;
   const answers = id !== undefined && seen.calls.get(id) > seen.results.get(id);
   let index: number | undefined;
-  if (!answers) index = b.call({ name: e.function as string, id, at: { doc, path }, namePath: ['function'], argsPath: ['arguments'], args: e.arguments, expect: 'any' }, b.newTurn()).index;
+  if (!answers) index = b.call({ name: e.function as string, id, at: { doc, path }, namePath: ['function'], argsPath: ['arguments'], args: resolved(e.arguments, seen), expect: 'any' }, b.newTurn()).index;
   if (!answers) seen.calls.add(id);
   if ('result' in e || failed) {
     b.result({ at: { doc, path: [...path, failed ? 'error' : 'result'] }, callId: id, callIndex: id === undefined ? index : undefined,
-      payload: failed ? e.error : e.result, payloadPath: [], transport: errorTransport(e) });
+      payload: resolved(failed ? e.error : e.result, seen), payloadPath: [], transport: errorTransport(e) });
     seen.results.add(id);
   }
   b.breakTurn();
@@ -169,7 +211,7 @@ function readEvents(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown
 function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
   const events = Array.isArray(s.events) ? s.events : [];
   readTools(b, doc, [...path, 'events'], events, new Set());
-  const seen = newSeen();
+  const seen = newSeen(s.attachments);
   const messages = Array.isArray(s.messages) ? s.messages : undefined;
   if (messages) readMessages(b, doc, [...path, 'messages'], messages, seen);
   // the events repeat what the messages hold, and add what they do not (a sub-agent's calls, trimmed messages)

@@ -5,10 +5,17 @@
 // or the bare list some exports write) or `CancelledToolUses` (`{prompt, tool_use_results}`: the calls the user
 // stopped), each `{tool_use_id, content: [{Text} | {Json}], status}`; a status other than "Success" is an honest
 // failure, and a result with a status says success otherwise. A single content block is the payload itself.
+// Newer Kiro CLI sessions (`~/.kiro/sessions/cli/<id>.jsonl`, beside a `<id>.json` of metadata) are a journal, one
+// record per line `{version, kind, data: {message_id?, content: [{kind, data}], meta?}}`: `Prompt` (the user),
+// `AssistantMessage` (`text`, `thinking` and `toolUse` blocks `{toolUseId, name, input}`: the calls of one message are
+// one turn), `ToolResults` (`toolResult` blocks `{toolUseId, content, status}`, by `toolUseId`; a `json` block's
+// `exit_status` "exit status: N" is a shell's exit code; `data.results` may repeat the outcome as `{Success}` /
+// `{Error}`), and others (`SystemPrompt`, ...) that hold no calls.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
+import type { TransportSignals } from '../model';
 import { isPlainObject, str, textOf, type Obj } from './util';
 
 /** One history entry as its user and assistant halves, with their paths. */
@@ -95,8 +102,89 @@ function readEntry(b: SessionBuilder, doc: Doc, e: Entry): void {
   else if (e.assistant) b.breakTurn();
 }
 
+// ---- the CLI's session journal ------------------------------------------------------------------------------
+
+const JOURNAL_KINDS = new Set(['Prompt', 'AssistantMessage', 'ToolResults', 'SystemPrompt']);
+
+function isJournalRecord(v: unknown): v is Obj & { kind: string; data: Obj } {
+  return isPlainObject(v) && 'version' in v && typeof v.kind === 'string' && isPlainObject(v.data) && Array.isArray(v.data.content)
+    && v.data.content.every((b) => isPlainObject(b) && typeof b.kind === 'string');
+}
+
+/** A journal record with a call or a result: Kiro's beyond doubt. */
+function isJournalToolRecord(v: unknown): boolean {
+  return isJournalRecord(v) && JOURNAL_KINDS.has(v.kind) && (v.data.content as Obj[]).some((b) => b.kind === 'toolUse' || b.kind === 'toolResult');
+}
+
+/** A shell result's `exit_status` text ("exit status: 1"). */
+function journalExitCode(content: unknown): number | undefined {
+  const blocks = Array.isArray(content) ? content : [];
+  for (const b of blocks) {
+    const d = isPlainObject(b) && b.kind === 'json' && isPlainObject(b.data) ? b.data : undefined;
+    const m = typeof d?.exit_status === 'string' ? /^exit status: (-?\d+)$/.exec(d.exit_status) : null;
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/** What a `toolResult` (or the record's `results` entry for it) says of how the call went. */
+function journalTransport(r: Obj, outcome: unknown): TransportSignals {
+  const t: TransportSignals = {};
+  const status = str(r.status);
+  if (status !== undefined) t.isError = status.toLowerCase() !== 'success';
+  else if (isPlainObject(outcome) && isPlainObject(outcome.result)) {
+    if ('Error' in outcome.result) t.isError = true;
+    else if ('Success' in outcome.result) t.isError = false;
+  }
+  const code = journalExitCode(r.content);
+  if (code !== undefined) t.exitCode = code;
+  return t;
+}
+
+function readJournalRecord(b: SessionBuilder, doc: Doc): void {
+  const v = doc.value;
+  if (!isJournalRecord(v)) return;
+  const blocks = v.data.content as Obj[];
+  if (v.kind === 'AssistantMessage') {
+    const uses = blocks.map((block, i) => ({ block, i })).filter(({ block }) => block.kind === 'toolUse' && isPlainObject(block.data) && typeof block.data.name === 'string');
+    if (uses.length === 0) {
+      b.breakTurn();
+      return;
+    }
+    const turn = b.newTurn();
+    const text = blocks.filter((x) => x.kind === 'text' && typeof x.data === 'string').map((x) => x.data as string).join('\n');
+    for (const { block, i } of uses) {
+      const u = block.data as Obj;
+      b.call({ name: u.name as string, id: str(u.toolUseId), at: { doc, path: ['data', 'content', i, 'data'] }, namePath: ['name'], argsPath: ['input'],
+        args: u.input, expect: 'object', messageText: text || undefined }, turn);
+    }
+    return;
+  }
+  if (v.kind === 'ToolResults') {
+    const outcomes = isPlainObject(v.data.results) ? v.data.results : {};
+    blocks.forEach((block, i) => {
+      if (block.kind !== 'toolResult' || !isPlainObject(block.data)) return;
+      const r = block.data;
+      const id = str(r.toolUseId);
+      const c = r.content;
+      // a single block is what the tool returned
+      const one = Array.isArray(c) && c.length === 1 && isPlainObject(c[0]) && 'data' in c[0];
+      b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, payload: one ? (c[0] as Obj).data : c, payloadPath: one ? ['content', 0, 'data'] : ['content'],
+        transport: journalTransport(r, id === undefined ? undefined : outcomes[id]) });
+    });
+  }
+  b.breakTurn();
+}
+
 export const kiro: FormatAdapter = {
   id: 'kiro',
+  lines: {
+    claims: isJournalToolRecord,
+    accepts: isJournalRecord,
+    open({ builder }) {
+      return { read: (doc) => readJournalRecord(builder, doc) };
+    },
+  },
   document: {
     claims(v) {
       return isExport(v);

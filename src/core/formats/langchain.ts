@@ -4,10 +4,13 @@ import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, textOf, type Obj } from './util';
 
-/** A LangChain message as its fields: a serialized one (`{lc, type: "constructor", kwargs}`) or a plain dict. */
+/** A LangChain message as its fields: a serialized one (`{lc, type: "constructor", kwargs}`, also met with its
+ *  `kwargs` only), one as `messages_to_dict` writes it (`{type: "ai", data: {...}}`, chat histories), or a plain
+ *  dict. */
 export function langChainFields(m: unknown): { value: Obj; path: JsonPath } | undefined {
   if (!isPlainObject(m)) return undefined;
-  if (m.lc !== undefined && isPlainObject(m.kwargs)) return { value: m.kwargs, path: ['kwargs'] };
+  if (isPlainObject(m.kwargs) && (m.lc !== undefined || (('content' in m.kwargs || 'tool_calls' in m.kwargs) && !('content' in m)))) return { value: m.kwargs, path: ['kwargs'] };
+  if (typeof m.type === 'string' && isPlainObject(m.data) && 'content' in m.data && !('content' in m)) return { value: m.data, path: ['data'] };
   return { value: m, path: [] };
 }
 

@@ -1,4 +1,5 @@
-// Langfuse trace exports: `{trace, observations}` (or a list of them). Observations are ordered by start time.
+// Langfuse trace exports: `{trace, observations}` (or a list of them), a trace as the public API returns it (its
+// fields with `observations` inside), or a page of observations (`{data: [...], meta}`, grouped by `traceId`). Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
 // Responses API object, OTel GenAI message parts, an Anthropic message, a Chat completion, a LangChain message with
 // `additional_kwargs.tool_calls`; objects or JSON strings). A call read again with the same id and name (a second
@@ -173,11 +174,17 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   result(id, id === undefined ? b.session.calls.length - 1 : undefined);
 }
 
-function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj; observations: unknown[] }): void {
+/** The observations of one trace, each with its path in the document. */
+type Entries = { o: unknown; path: JsonPath }[];
+
+function entriesOf(list: unknown[], base: JsonPath): Entries {
+  return list.map((o, i) => ({ o, path: [...base, i] }));
+}
+
+function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
   const observations: Observation[] = [];
-  v.observations.forEach((o, i) => {
+  entries.forEach(({ o, path }) => {
     if (!isPlainObject(o)) return;
-    const path = [...base, 'observations', i];
     const md = jsonIn(doc, [...path, 'metadata'], o.metadata);
     const attrs = isPlainObject(md.value) && isPlainObject(md.value.attributes) ? readAttributes(md.doc, [...md.path, 'attributes'], md.value.attributes) : new Map<string, Attr>();
     observations.push({ o, path, attrs });
@@ -197,18 +204,52 @@ function readExport(b: SessionBuilder, doc: Doc, base: JsonPath, v: { trace: Obj
   }
 }
 
+const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'TOOL', 'AGENT', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL']);
+
+/** An observation as the public API returns it (`traceId`, `startTime`, one of Langfuse's types). */
+function isApiObservation(o: unknown): o is Obj {
+  return isPlainObject(o) && typeof o.type === 'string' && OBSERVATION_TYPES.has(o.type) && typeof o.traceId === 'string' && 'startTime' in o;
+}
+
+/** A trace as the public API returns it (`GET /api/public/traces/{id}`): the trace's fields and its observations. */
+function isApiTrace(v: unknown): v is Obj & { id: string; observations: unknown[] } {
+  return isPlainObject(v) && typeof v.id === 'string' && !('trace' in v) && Array.isArray(v.observations) && v.observations.length > 0
+    && v.observations.every(isApiObservation);
+}
+
+/** A page of observations (`GET /api/public/observations`: `{data, meta}`): one session per trace. */
+function isObservationPage(v: unknown): v is Obj & { data: Obj[] } {
+  return isPlainObject(v) && Array.isArray(v.data) && v.data.length > 0 && v.data.every(isApiObservation);
+}
+
 export const langfuse: FormatAdapter = {
   id: 'langfuse',
   document: {
     claims(v) {
-      return isExport(v) || (Array.isArray(v) && v.length > 0 && v.every(isExport));
+      if (isExport(v) || isApiTrace(v) || isObservationPage(v)) return true;
+      return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace));
     },
     read(doc, emit) {
       const sessions = new SessionSet();
-      const list = Array.isArray(doc.value) ? doc.value : [doc.value];
+      const v = doc.value;
+      if (isObservationPage(v)) {
+        const byTrace = new Map<string, Entries>();
+        v.data.forEach((o, i) => {
+          const key = o.traceId as string;
+          byTrace.set(key, [...(byTrace.get(key) ?? []), { o, path: ['data', i] }]);
+        });
+        for (const [key, entries] of byTrace) readExport(sessions.get(key), doc, entries);
+        sessions.emitAll(emit);
+        return;
+      }
+      const list = Array.isArray(v) ? v : [v];
       list.forEach((e, i) => {
-        const ex = e as { trace: Obj; observations: unknown[] };
-        readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, Array.isArray(doc.value) ? [i] : [], ex);
+        const base = Array.isArray(v) ? [i] : [];
+        if (isApiTrace(e)) readExport(sessions.get(e.id), doc, entriesOf(e.observations, [...base, 'observations']));
+        else {
+          const ex = e as { trace: Obj; observations: unknown[] };
+          readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, entriesOf(ex.observations, [...base, 'observations']));
+        }
       });
       sessions.emitAll(emit);
     },

@@ -1,6 +1,6 @@
 // LangSmith runs: the payload the SDK ingests (`{post: [runs], patch: [runs]}`; a run split over post and patch, merged
 // by id — the JS SDK's patch carries no id, only the `dotted_order` that ends with it), or an exported list of runs
-// (with nested `child_runs`). Runs are ordered by `dotted_order` (else start time); each trace id is a session. LLM
+// (with nested `child_runs`), or one run with its tree. Runs are ordered by `dotted_order` (else start time); each trace id is a session. LLM
 // runs make calls: outputs that are a Chat completion (`choices`), a Responses object (`output` items), an Anthropic
 // message, or LangChain generations (`generations[][].message`, serialized or not: `additional_kwargs.tool_calls` as
 // the provider wrote them, else LangChain's `tool_calls` `{name, args, id}`). `tool` runs are executions: the answer
@@ -36,6 +36,11 @@ function isIngest(v: unknown): v is Obj {
   if (!isPlainObject(v)) return false;
   const lists = ['post', 'patch'].filter((k) => k in v);
   return lists.length > 0 && lists.every((k) => Array.isArray(v[k]) && v[k].every(isRun)) && lists.some((k) => (v[k] as unknown[]).length > 0);
+}
+
+/** One exported run with its tree (`read_run(..., load_child_runs=True)`): a typed run holding `child_runs`. */
+function isRunTree(v: unknown): v is Obj & { child_runs: unknown[] } {
+  return isRun(v) && typeof v.run_type === 'string' && Array.isArray(v.child_runs) && v.child_runs.length > 0 && v.child_runs.every(isRun);
 }
 
 /** An exported list of runs: every element a run with its type and trace. */
@@ -137,12 +142,16 @@ export const langsmith: FormatAdapter = {
   id: 'langsmith',
   document: {
     claims(v) {
-      return isIngest(v) || isRunList(v);
+      return isIngest(v) || isRunList(v) || isRunTree(v);
     },
     read(doc, emit) {
       const v = doc.value;
       const all: Part[] = [];
       if (Array.isArray(v)) flatten(v, [], all);
+      else if (isRunTree(v)) {
+        all.push({ run: v, path: [] });
+        flatten(v.child_runs, ['child_runs'], all, 1);
+      }
       // ingested runs are flat (their child_runs are sent as runs of their own)
       else for (const key of ['post', 'patch']) if (Array.isArray((v as Obj)[key])) flatten((v as Obj)[key] as unknown[], [key], all, MAX_DEPTH);
       const byId = new Map<string, Part[]>();

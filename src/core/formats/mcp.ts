@@ -1,8 +1,9 @@
 // Model Context Protocol traffic. Two shapes:
-// - JSON-RPC 2.0 logs (JSONL, or a JSON array of messages): `tools/call` requests are calls (`params.name`,
-//   `params.arguments`), the response with the same `id` is the result (`isError`, or a JSON-RPC `error`, which
-//   is an honest failure), and a `tools/list` result's `tools[].inputSchema` are embedded contracts (with their
-//   `outputSchema`, and the effects their `annotations` state: readOnlyHint / destructiveHint / idempotentHint).
+// - JSON-RPC 2.0 logs (JSONL, where a line may be a batch: an array of messages; or a JSON array of messages):
+//   `tools/call` requests are calls (`params.name`, `params.arguments`), the response with the same `id` is the
+//   result (`isError`, or a JSON-RPC `error`, which is an honest failure), and a `tools/list` result's
+//   `tools[].inputSchema` are embedded contracts (with their `outputSchema`, and the effects their `annotations`
+//   state: readOnlyHint / destructiveHint / idempotentHint).
 //   A result with `resultType: "input_required"` answers its request (the server asks for input first); the
 //   client's retry is a new `tools/call` (new id, `inputResponses` / `requestState` in its params), read as a call
 //   of its own: the checks know it as the retry (src/core/results.ts reads the result type).
@@ -17,6 +18,11 @@ import { behaviourOf } from '../contracts/annotations';
 
 function isJsonRpc(v: unknown): v is Obj {
   return isPlainObject(v) && v.jsonrpc === '2.0' && ('method' in v || 'result' in v || 'error' in v);
+}
+
+/** A JSON-RPC batch (an array of messages sent as one; MCP 2025-03-26): in a log, one line of the conversation. */
+function isRpcBatch(v: unknown): v is Obj[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isJsonRpc);
 }
 
 function isCapture(v: unknown): v is Obj {
@@ -102,13 +108,14 @@ export const mcp: FormatAdapter = {
     },
   },
   lines: {
-    claims: (v) => isJsonRpc(v) || isCapture(v),
+    claims: (v) => isJsonRpc(v) || isCapture(v) || isRpcBatch(v),
     open({ builder }) {
       const memo = newMemo();
       return {
         read(doc) {
           const m = doc.value as Obj;
-          if (isJsonRpc(m)) readRpc(builder, doc, [], m, memo);
+          if (isRpcBatch(m)) m.forEach((x, i) => readRpc(builder, doc, [i], x, memo));
+          else if (isJsonRpc(m)) readRpc(builder, doc, [], m, memo);
           else readCapture(builder, doc, [], m);
         },
       };

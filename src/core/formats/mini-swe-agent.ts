@@ -2,7 +2,9 @@
 // trajectory_format}`. Text mode (v1, and v2's text models): there are no structured tool calls; the action is the one
 // fenced block (```mswea_bash_command or ```bash) in an assistant message, a shell command kept as free-form input of
 // the tool `bash`; the next user message is its output. Tool-call mode (v2): assistant `tool_calls` to `bash` (read by
-// the Chat adapter's reader) answered by `role: "tool"` messages with `tool_call_id`. Either way the exit code is
+// the Chat adapter's reader) answered by `role: "tool"` messages with `tool_call_id`; with a Responses API model the
+// assistant turn is the whole response object (`object: "response"`, its `output` items read by the Responses
+// reader) and each observation a `function_call_output` item (`call_id`, `output`). Either way the exit code is
 // `extra.returncode` (v2) or the observation's `<returncode>N</returncode>`; `extra.exception_info` (an action that
 // was not executed, a timeout) or the timeout template is an honest failure. The payload is v2's `extra.raw_output`
 // (the command's output without the template around it), else the observation text.
@@ -10,6 +12,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { readChatMessage } from './openai-chat';
+import { readResponsesItem } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isMiniSweTrajectory, messagesOf, RETURNCODE } from './mini-swe-shape';
@@ -20,16 +23,28 @@ const ACTION = /```(?:mswea_bash_command|bash)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
 const TIMED_OUT = /^\s*The last command <command>[\s\S]*?<\/command> timed out/;
 
 /** An observation's exit code, failure and output (a path relative to the message). */
-function observation(m: Obj): { transport: TransportSignals; payload: unknown; payloadPath: JsonPath } {
+function observation(m: Obj, textKey = 'content'): { transport: TransportSignals; payload: unknown; payloadPath: JsonPath } {
   const extra = isPlainObject(m.extra) ? m.extra : {};
-  const content = typeof m.content === 'string' ? m.content : undefined;
+  const content = typeof m[textKey] === 'string' ? m[textKey] : undefined;
   const code = num(extra.returncode) ?? (content !== undefined ? num(RETURNCODE.exec(content)?.[1]) : undefined);
   const transport: TransportSignals = {};
   if (code !== undefined && code !== -1) transport.exitCode = code;
   // -1 is the stand-in of an action that did not run; exception_info says why
   if ((typeof extra.exception_info === 'string' && extra.exception_info !== '') || code === -1 || (content !== undefined && TIMED_OUT.test(content))) transport.isError = true;
   if (typeof extra.raw_output === 'string') return { transport, payload: extra.raw_output, payloadPath: ['extra', 'raw_output'] };
-  return { transport, payload: m.content, payloadPath: ['content'] };
+  return { transport, payload: m[textKey], payloadPath: [textKey] };
+}
+
+/** Read a result the Chat or Responses reader pairs, then give it the observation's exit code and raw output. */
+function readObservation(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, read: () => void, textKey: string): void {
+  const before = b.session.results.length;
+  read();
+  const r = b.session.results[before];
+  if (!r) return;
+  const o = observation(m, textKey);
+  r.transport = o.transport;
+  r.payload = o.payload;
+  r.payloadAt = { doc, path: [...path, ...o.payloadPath] };
 }
 
 function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]): void {
@@ -43,15 +58,18 @@ function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]):
       return;
     }
     if (m.role === 'tool') {
-      const before = b.session.results.length;
-      readChatMessage(b, doc, path, m);
-      const r = b.session.results[before];
-      if (r) {
-        const o = observation(m);
-        r.transport = o.transport;
-        r.payload = o.payload;
-        r.payloadAt = { doc, path: [...path, ...o.payloadPath] };
-      }
+      readObservation(b, doc, path, m, () => readChatMessage(b, doc, path, m), 'content');
+      return;
+    }
+    if (m.object === 'response' && Array.isArray(m.output)) {
+      m.output.forEach((item, j) => {
+        if (isPlainObject(item)) readResponsesItem(b, doc, [...path, 'output', j], item);
+      });
+      waiting = undefined;
+      return;
+    }
+    if (m.type === 'function_call_output') {
+      readObservation(b, doc, path, m, () => readResponsesItem(b, doc, path, m), 'output');
       return;
     }
     const content = typeof m.content === 'string' ? m.content : '';

@@ -25,7 +25,8 @@ export function messagesOf(v: unknown): { list: Obj[]; path: JsonPath } | undefi
 export function isMiniSweTrajectory(v: unknown): boolean {
   const found = messagesOf(v);
   if (!found || found.list.length === 0) return false;
-  if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && typeof m.role === 'string');
+  // a Responses API model's turns are response objects and `function_call_output` items, without a role
+  if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && (typeof m.role === 'string' || typeof m.type === 'string' || m.object === 'response'));
   if (!found.list.every(isMessage)) return false;
   return found.list.some((m) => (m.role === 'assistant' && /```mswea_bash_command/.test(m.content as string)) || (m.role === 'user' && RETURNCODE.test(m.content as string)));
 }

@@ -19,11 +19,12 @@
 // argument override does not replace what the model sent. Tool definitions (the processed response's function
 // tools, MCP tool lists) cover only some tools: they are kept only when they name every tool the session calls,
 // or a tool merely absent from them would be reported as unknown.
-import type { FormatAdapter } from './adapter';
+// The SDK's trace exports (JSONL of spans, an ingest batch) are read too: see "traces" below.
+import { readAsLines, type FormatAdapter, type LineFormat } from './adapter';
 import { SessionBuilder, type CallInput, type NodeRef } from './builder';
 import { HOSTED_CALLS, itemCall, mcpOutcome, OUTPUT_ITEMS, outputCallId, outputKey, outputSignals, statusSignal, type HostedCall } from './openai-responses';
 import type { TransportSignals } from '../model';
-import type { Doc, JsonPath } from '../parse/doc';
+import { nodeDoc, type Doc, type JsonPath } from '../parse/doc';
 import { at, isPlainObject, jsonIn, str, type Located, type Obj } from './util';
 
 /** How far into an envelope, and into a state, states are looked for; and how many nodes a search visits (the
@@ -293,13 +294,67 @@ function statesOf(doc: Doc): Located<Obj>[] {
   return findStates({ doc, path: [] }, doc.value, ENVELOPE_DEPTH, [], { left: ENVELOPE_BUDGET });
 }
 
+// ---- traces: what the SDK's tracing exports (`Span.export()`), written by a processor as JSONL or sent as
+// `{data: [...]}`: `{object: "trace"}` records and `{object: "trace.span", id, trace_id, parent_id, span_data, error}`
+// spans. A `function` span is one tool execution, call and result at once: `span_data.name`, `input` (the
+// arguments as the model sent them, a JSON string), `output` (the tool's return, as text); the span's `error`
+// (`{message, data}`) is the SDK's failure flag. One session per `trace_id`. Agent, response, generation, handoff
+// and guardrail spans hold no tool traffic of their own (a generation span repeats the model's messages): not read.
+
+function isSpan(v: unknown): v is Obj & { span_data: Obj } {
+  return isPlainObject(v) && v.object === 'trace.span' && isPlainObject(v.span_data);
+}
+
+function isTraceRecord(v: unknown): boolean {
+  return isSpan(v) || (isPlainObject(v) && v.object === 'trace' && typeof v.id === 'string');
+}
+
+/** A list of exported records (a processor's batch, the ingest payload's `data`, a dump's `spans`). */
+function recordList(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
+  const ok = (list: unknown, path: JsonPath) =>
+    Array.isArray(list) && list.length > 0 && list.every(isTraceRecord) && list.some(isSpan) ? { list, path } : undefined;
+  if (Array.isArray(v)) return ok(v, []);
+  if (!isPlainObject(v)) return undefined;
+  return ok(v.data, ['data']) ?? ok(v.spans, ['spans']);
+}
+
+const traceLines: LineFormat = {
+  claims: isSpan,
+  accepts: isTraceRecord,
+  open(sink) {
+    return {
+      read(doc) {
+        const span = doc.value;
+        if (!isSpan(span) || span.span_data.type !== 'function' || typeof span.span_data.name !== 'string') return;
+        const b = sink.sessionFor(str(span.trace_id) ?? '');
+        const id = str(span.id) ?? str(span.span_id);
+        const data = span.span_data;
+        const failed = span.error !== undefined && span.error !== null;
+        b.call({ name: data.name as string, id, at: { doc, path: ['span_data'] }, namePath: ['name'], argsPath: ['input'],
+          args: data.input ?? undefined, expect: 'string' }, b.newTurn());
+        if ('output' in data || failed) {
+          b.result({ at: { doc, path: failed ? ['error'] : ['span_data'] }, callId: id, payload: failed ? span.error : data.output,
+            payloadPath: failed ? [] : ['output'], transport: { isError: failed } });
+        }
+        b.breakTurn();
+      },
+    };
+  },
+};
+
 export const openaiAgents: FormatAdapter = {
   id: 'openai-agents',
+  lines: traceLines,
   document: {
     claims(v) {
-      return isState(v) || statesOf({ text: '', base: 0, value: v }).length > 0;
+      return isState(v) || recordList(v) !== undefined || statesOf({ text: '', base: 0, value: v }).length > 0;
     },
     read(doc, emit) {
+      const records = recordList(doc.value);
+      if (records) {
+        readAsLines(traceLines, records.list.map((r, i) => nodeDoc(doc, [...records.path, i], r)), emit);
+        return;
+      }
       for (const state of statesOf(doc)) {
         const reader = new StateReader();
         reader.readState(state, 0);

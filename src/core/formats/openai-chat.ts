@@ -12,7 +12,7 @@ import { isPlainObject, type Obj } from '../objects';
 import { str, textOf, unansweredByName } from './util';
 import { isMiniSweTrajectory } from './mini-swe-shape';
 import { isLettaAgentFile } from './letta';
-import type { Doc, JsonPath } from '../parse/doc';
+import { childPath, type Doc, type JsonPath } from '../parse/doc';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
@@ -31,7 +31,7 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
       const custom = isPlainObject(tc.custom) ? tc.custom : undefined;
       if (custom && typeof custom.name === 'string') {
         // a custom tool: its input is free-form text (a grammar's language), not JSON
-        b.call({ name: custom.name, id: str(tc.id), at: { doc, path: [...path, 'tool_calls', i] }, namePath: ['custom', 'name'],
+        b.call({ name: custom.name, id: str(tc.id), at: { doc, path: childPath(path, 'tool_calls', i) }, namePath: ['custom', 'name'],
           argsPath: ['custom', 'input'], args: custom.input, expect: 'any', freeform: typeof custom.input === 'string', messageText }, turn);
         return;
       }
@@ -41,7 +41,7 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
         {
           name: fn.name,
           id: typeof tc.id === 'string' ? tc.id : undefined,
-          at: { doc, path: [...path, 'tool_calls', i] },
+          at: { doc, path: childPath(path, 'tool_calls', i) },
           namePath: ['function', 'name'],
           argsPath: ['function', 'arguments'],
           args: fn.arguments,
@@ -54,7 +54,7 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
     const legacy = msg.function_call;
     if (isPlainObject(legacy) && typeof legacy.name === 'string') {
       b.call(
-        { name: legacy.name, at: { doc, path: [...path, 'function_call'] }, namePath: ['name'], argsPath: ['arguments'],
+        { name: legacy.name, at: { doc, path: childPath(path, 'function_call') }, namePath: ['name'], argsPath: ['arguments'],
           args: legacy.arguments, expect: 'string', messageText },
         turn,
       );
@@ -68,7 +68,7 @@ export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg
       callIndex: id === undefined && name !== undefined ? unansweredByName(b, name) : undefined });
   }
   // an assistant message without calls: its text is kept (a call written as text is a fault of its own)
-  if (msg.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, msg.content);
+  if (msg.role === 'assistant') b.assistantText({ doc, path: childPath(path, 'content') }, msg.content);
   else b.breakTurn();
 }
 
@@ -77,8 +77,8 @@ export function readChatTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools
   tools.forEach((t, i) => {
     if (!isPlainObject(t)) return;
     const fn = isPlainObject(t.function) ? t.function : t; // `tools[].function` or legacy `functions[]`
-    if (typeof fn.name === 'string' && 'parameters' in fn) b.tool(fn.name, fn.parameters, { doc, path: [...path, i] });
-    else if (t.type === 'custom' && isPlainObject(t.custom) && typeof t.custom.name === 'string') b.tool(t.custom.name, undefined, { doc, path: [...path, i] });
+    if (typeof fn.name === 'string' && 'parameters' in fn) b.tool(fn.name, fn.parameters, { doc, path: childPath(path, i) });
+    else if (t.type === 'custom' && isPlainObject(t.custom) && typeof t.custom.name === 'string') b.tool(t.custom.name, undefined, { doc, path: childPath(path, i) });
   });
 }
 
@@ -121,7 +121,7 @@ export const openaiChat: FormatAdapter = {
         const list = messagesOf(v);
         if (list) {
           const base = messagesPath(v);
-          list.forEach((m, i) => isChatMessage(m) && readChatMessage(b, doc, [...base, i], m));
+          list.forEach((m, i) => isChatMessage(m) && readChatMessage(b, doc, childPath(base, i), m));
         }
         // a response, or a log of the request and its response: the choices follow the messages they answer
         if (isPlainObject(v) && Array.isArray(v.choices)) {

@@ -7,11 +7,18 @@
 // and a browser's `extras.error` are honest failures, the exit code of a command comes from `extras.metadata.exit_code`
 // (or `extras.exit_code`), an MCP observation's CallToolResult carries its own `isError`, and any other observation
 // says the action succeeded.
+// OpenHands V1 (the software-agent-sdk, agent-server and CLI: `~/.openhands/conversations/<id>/events/event-*.json`,
+// one event per file, and the API's event lists) writes typed events `{kind, id (a UUID), timestamp, source, ...}`:
+// an `ActionEvent` `{tool_name, tool_call_id, tool_call: {id, name, arguments (the JSON string the model wrote)},
+// action, llm_response_id}` is a call (actions of one `llm_response_id` are one turn); its result is the
+// `ObservationEvent` `{tool_call_id, action_id, observation: {content[], is_error, exit_code?, metadata?}}`, an
+// `AgentErrorEvent` `{error}` or a `UserRejectObservation` `{rejection_reason}` (both honest failures) of that
+// `tool_call_id`. Read as a JSON array, JSONL, or one event file alone.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
-import type { Doc } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, ownsErrorFlag, str, type Obj } from './util';
 
 function isEvent(v: unknown): v is Obj {
@@ -86,15 +93,90 @@ function readEvents(b: SessionBuilder, doc: Doc, events: unknown[]): void {
   });
 }
 
+// ---- V1 events ---------------------------------------------------------------------------------------------
+
+const V1_RESULTS = new Set(['ObservationEvent', 'AgentErrorEvent', 'UserRejectObservation']);
+
+function isV1Event(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.kind === 'string' && typeof v.id === 'string' && typeof v.source === 'string' && typeof v.timestamp === 'string';
+}
+
+/** A V1 call or result event: what makes a file OpenHands V1's beyond doubt. */
+function isV1ToolEvent(v: unknown): v is Obj {
+  return isV1Event(v) && typeof v.tool_call_id === 'string' && typeof v.tool_name === 'string' && (v.kind === 'ActionEvent' || V1_RESULTS.has(v.kind as string));
+}
+
+/** What a V1 result event says of how its call went, and where its payload is. */
+function v1Outcome(e: Obj): { payloadPath: JsonPath; transport: TransportSignals } {
+  if (e.kind === 'AgentErrorEvent') return { payloadPath: ['error'], transport: { isError: true } };
+  if (e.kind === 'UserRejectObservation') return { payloadPath: ['rejection_reason'], transport: { isError: true } };
+  const obs = isPlainObject(e.observation) ? e.observation : {};
+  const t: TransportSignals = {};
+  const code = num(obs.exit_code) ?? num(isPlainObject(obs.metadata) ? obs.metadata.exit_code : undefined);
+  if (code !== undefined && code !== -1) t.exitCode = code;
+  if (typeof obs.is_error === 'boolean') t.isError = obs.is_error;
+  return { payloadPath: 'content' in obs ? ['observation', 'content'] : ['observation'], transport: t };
+}
+
+class V1Events {
+  private response?: string;
+  private turn?: number;
+
+  constructor(private readonly b: SessionBuilder) {}
+
+  read(doc: Doc, path: JsonPath, e: Obj): void {
+    const b = this.b;
+    if (typeof e.tool_call_id !== 'string' || typeof e.tool_name !== 'string') return;
+    if (e.kind === 'ActionEvent') {
+      const resp = str(e.llm_response_id);
+      if (this.turn === undefined || resp === undefined || resp !== this.response) this.turn = b.newTurn();
+      this.response = resp;
+      // `{id, name, arguments}`, or (early SDK versions) a Chat completion's `{id, type, function: {name, arguments}}`
+      const tc = isPlainObject(e.tool_call) ? e.tool_call : undefined;
+      const fnPath = tc && isPlainObject(tc.function) ? ['tool_call', 'function'] : ['tool_call'];
+      const fn = tc && isPlainObject(tc.function) ? tc.function : tc;
+      if (fn && typeof fn.arguments === 'string') {
+        b.call({ name: str(fn.name) ?? e.tool_name, id: e.tool_call_id, at: { doc, path: [...path, ...fnPath] }, namePath: ['name'], argsPath: ['arguments'],
+          args: fn.arguments, expect: 'string' }, this.turn);
+      } else if (isPlainObject(e.action)) {
+        // the parsed action: its `kind` is the SDK's class name, not an argument
+        const { kind: _kind, ...args } = e.action;
+        b.call({ name: e.tool_name, id: e.tool_call_id, at: { doc, path }, namePath: ['tool_name'], argsPath: ['action'], args, expect: 'object' }, this.turn);
+      }
+      return;
+    }
+    if (!V1_RESULTS.has(e.kind as string)) return;
+    const { payloadPath, transport } = v1Outcome(e);
+    let payload: unknown = e;
+    for (const k of payloadPath) payload = isPlainObject(payload) ? payload[k as string] : undefined;
+    b.result({ at: { doc, path }, callId: e.tool_call_id, payload, payloadPath, transport });
+  }
+}
+
 export const openhands: FormatAdapter = {
   id: 'openhands',
   packs: ['openhands'],
   document: {
     claims(v) {
-      return Array.isArray(v) && v.length > 0 && v.every(isEvent);
+      return Array.isArray(v) && v.length > 0 && (v.every(isEvent) || (v.every(isV1Event) && v.some(isV1ToolEvent)));
     },
     read(doc, emit) {
-      singleSession((b) => readEvents(b, doc, doc.value as unknown[]), emit);
+      const events = doc.value as unknown[];
+      singleSession((b) => {
+        if (events.every(isEvent)) readEvents(b, doc, events);
+        else {
+          const v1 = new V1Events(b);
+          events.forEach((e, i) => v1.read(doc, [i], e as Obj));
+        }
+      }, emit);
+    },
+  },
+  lines: {
+    claims: isV1ToolEvent,
+    accepts: isV1Event,
+    open({ builder }) {
+      const v1 = new V1Events(builder);
+      return { read: (doc) => v1.read(doc, [], doc.value as Obj) };
     },
   },
 };

@@ -1,11 +1,11 @@
 // OpenTelemetry GenAI traces: OTLP JSON exports (`resourceSpans`, whatever conventions their attributes follow;
 // also JSONL of them, one request per line, as the Collector's file exporter writes),
-// span arrays and flat attribute maps whose attributes follow the GenAI semantic conventions (`gen_ai.*`). Each
+// Jaeger JSON exports (`{data: [{traceID, spans}]}`, attributes as `tags`), span arrays and flat attribute maps whose attributes follow the GenAI semantic conventions (`gen_ai.*`). Each
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { Doc } from '../parse/doc';
-import { arraySpan, arraySpans, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isOtlp, isSpanArray, isSpanObject, otlpSpans, readTrace, readTraces, SpanLines } from './spans';
+import { arraySpan, arraySpans, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isJaeger, isOtlp, isSpanArray, isSpanObject, jaegerSpans, otlpSpans, otlpTraceIds, readTrace, readTraces, SpanLines } from './spans';
 
 const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
 
@@ -13,7 +13,7 @@ export const otel: FormatAdapter = {
   id: 'otel',
   document: {
     claims(v) {
-      if (isOtlp(v)) return true;
+      if (isOtlp(v) || isJaeger(v, genAiOnly)) return true;
       if (isSpanArray(v, genAiOnly) && !isSpanArray(v, hasOpenInference)) return true;
       return isFlatAttributeMap(v) && genAiOnly(Object.keys(v));
     },
@@ -22,7 +22,8 @@ export const otel: FormatAdapter = {
         singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
         return;
       }
-      readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
+      if (isJaeger(doc.value, genAiOnly)) readTraces(jaegerSpans(doc), emit);
+      else readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
     },
   },
   lines: {
@@ -36,7 +37,8 @@ export const otel: FormatAdapter = {
       return {
         read: (doc) => spans.add(spansOf(doc)),
         finish: () => spans.finish(),
-        preview: (doc) => spans.expect(spansOf(doc)),
+        // the first pass over a document read in parts: only the trace ids are needed (no span is read)
+        preview: (doc) => spans.expect(isOtlp(doc.value) ? otlpTraceIds(doc) : spansOf(doc).map((s) => s.traceId)),
       };
     },
   },

@@ -19,7 +19,7 @@
 import { decodeArguments, SessionBuilder, type NodeRef } from './builder';
 import type { Session, TransportSignals } from '../model';
 import type { LineSink } from './adapter';
-import type { Doc, JsonPath } from '../parse/doc';
+import { childPath, type Doc, type JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
 
@@ -39,6 +39,8 @@ export interface SpanRecord {
   status?: string;
   statusMessage?: string;
   attrs: Map<string, Attr>;
+  /** Whether any attribute key has an index segment (`a.N.b`), once asked (see `indexed`). */
+  indexes?: boolean;
 }
 
 /** A span whose attribute map is built when first asked for and can be let go once its trace was read, so a large
@@ -70,7 +72,7 @@ const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 
 function otlpValue(v: unknown, path: JsonPath): { value: unknown; path: JsonPath } {
   if (!isPlainObject(v)) return { value: v, path };
   for (const k of OTLP_VALUE_KEYS) {
-    if (k in v) return { value: k === 'intValue' ? num(v[k]) ?? v[k] : v[k], path: [...path, k] };
+    if (k in v) return { value: k === 'intValue' ? num(v[k]) ?? v[k] : v[k], path: childPath(path, k) };
   }
   if (isPlainObject(v.arrayValue) && Array.isArray(v.arrayValue.values)) {
     return { value: v.arrayValue.values.map((x, i) => otlpValue(x, [...path, 'arrayValue', 'values', i]).value), path: [...path, 'arrayValue'] };
@@ -89,7 +91,7 @@ export function readAttributes(doc: Doc, path: JsonPath, attrs: unknown): Map<st
   if (Array.isArray(attrs)) {
     attrs.forEach((kv, i) => {
       if (!isPlainObject(kv) || typeof kv.key !== 'string') return;
-      const { value, path: p } = otlpValue(kv.value, [...path, i, 'value']);
+      const { value, path: p } = otlpValue(kv.value, childPath(path, i, 'value'));
       out.set(kv.key, { value, ref: { doc, path: p } });
     });
     return out;
@@ -140,31 +142,80 @@ export function isOtlp(v: unknown): v is Obj {
   return isPlainObject(v) && Array.isArray(v.resourceSpans);
 }
 
-/** The spans of an OTLP JSON export. */
-export function otlpSpans(doc: Doc): SpanRecord[] {
-  const out: SpanRecord[] = [];
-  ((doc.value as Obj).resourceSpans as unknown[]).forEach((rs, i) => {
+/** Each span object of an OTLP JSON export, with where it is (`resourceSpans[i].<scopeKey>[j].spans[k]`). */
+function eachOtlpSpan(v: Obj, visit: (s: Obj, i: number, scopeKey: string, j: number, k: number) => void): void {
+  (v.resourceSpans as unknown[]).forEach((rs, i) => {
     if (!isPlainObject(rs)) return;
     const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
     const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
     scopes.forEach((ss, j) => {
       if (!isPlainObject(ss) || !Array.isArray(ss.spans)) return;
       ss.spans.forEach((s, k) => {
-        if (!isPlainObject(s)) return;
-        const path = ['resourceSpans', i, scopeKey, j, 'spans', k];
-        const status = isPlainObject(s.status) ? s.status : {};
-        out.push(new LazySpan({
-          ref: { doc, path },
-          traceId: str(s.traceId) ?? '',
-          spanId: str(s.spanId),
-          parentId: str(s.parentSpanId),
-          name: str(s.name),
-          start: s.startTimeUnixNano,
-          // OTLP JSON leaves out default values: a span without a status code is UNSET
-          status: statusName(status.code) ?? 'UNSET',
-          statusMessage: str(status.message),
-        }, () => readAttributes(doc, [...path, 'attributes'], s.attributes)));
+        if (isPlainObject(s)) visit(s, i, scopeKey, j, k);
       });
+    });
+  });
+}
+
+/** The trace id of each span of an OTLP JSON export, in order (what otlpSpans reads, without reading it). */
+export function otlpTraceIds(doc: Doc): string[] {
+  const out: string[] = [];
+  eachOtlpSpan(doc.value as Obj, (s) => out.push(str(s.traceId) ?? ''));
+  return out;
+}
+
+/** The spans of an OTLP JSON export. */
+export function otlpSpans(doc: Doc): SpanRecord[] {
+  const out: SpanRecord[] = [];
+  eachOtlpSpan(doc.value as Obj, (s, i, scopeKey, j, k) => {
+    const path = ['resourceSpans', i, scopeKey, j, 'spans', k];
+    const status = isPlainObject(s.status) ? s.status : {};
+    out.push(new LazySpan({
+      ref: { doc, path },
+      traceId: str(s.traceId) ?? '',
+      spanId: str(s.spanId),
+      parentId: str(s.parentSpanId),
+      name: str(s.name),
+      start: s.startTimeUnixNano,
+      // OTLP JSON leaves out default values: a span without a status code is UNSET
+      status: statusName(status.code) ?? 'UNSET',
+      statusMessage: str(status.message),
+    }, () => readAttributes(doc, childPath(path, 'attributes'), s.attributes)));
+  });
+  return out;
+}
+
+/** A Jaeger JSON export (the UI's download, the query API: `{data: [{traceID, spans: [...]}]}`) whose spans'
+ *  `tags` (`[{key, type, value}]`) follow the given conventions. */
+export function isJaeger(v: unknown, semconv: (keys: string[]) => boolean): boolean {
+  if (!isPlainObject(v) || !Array.isArray(v.data) || v.data.length === 0) return false;
+  const traces = v.data;
+  const isTrace = (t: unknown): t is Obj & { spans: unknown[] } => isPlainObject(t) && typeof t.traceID === 'string' && Array.isArray(t.spans);
+  if (!traces.every(isTrace)) return false;
+  return traces.some((t) => isTrace(t) && t.spans.some((s) => isPlainObject(s) && Array.isArray(s.tags)
+    && semconv(s.tags.map((kv) => (isPlainObject(kv) ? String(kv.key) : '')))));
+}
+
+/** The spans of a Jaeger export. Jaeger keeps the OTel status in tags (`otel.status_code`, `error: true`). */
+export function jaegerSpans(doc: Doc): SpanRecord[] {
+  const out: SpanRecord[] = [];
+  ((doc.value as Obj).data as Obj[]).forEach((t, i) => {
+    (t.spans as unknown[]).forEach((s, j) => {
+      if (!isPlainObject(s)) return;
+      const path = ['data', i, 'spans', j];
+      const tags = Array.isArray(s.tags) ? s.tags.filter(isPlainObject) : [];
+      const tag = (key: string) => tags.find((kv) => kv.key === key)?.value;
+      const parent = Array.isArray(s.references) ? s.references.find((r) => isPlainObject(r) && r.refType === 'CHILD_OF') : undefined;
+      out.push(new LazySpan({
+        ref: { doc, path },
+        traceId: str(s.traceID) ?? str(t.traceID) ?? '',
+        spanId: str(s.spanID),
+        parentId: isPlainObject(parent) ? str(parent.spanID) : undefined,
+        name: str(s.operationName),
+        start: s.startTime,
+        status: statusName(tag('otel.status_code')) ?? (tag('error') === true ? 'ERROR' : 'UNSET'),
+        statusMessage: str(tag('otel.status_description')),
+      }, () => readAttributes(doc, [...path, 'tags'], s.tags)));
     });
   });
   return out;
@@ -205,19 +256,33 @@ export class SpanLines {
   /** Per trace id, how many announced spans have not arrived yet. */
   private readonly expected = new Map<string, number>();
 
-  constructor(private readonly sink: Pick<LineSink, 'sessionFor' | 'closeSession'>) {}
+  constructor(private readonly sink: Pick<LineSink, 'sessionFor' | 'closeSession' | 'ties'>) {}
 
-  expect(spans: SpanRecord[]): void {
-    for (const s of spans) this.expected.set(s.traceId, (this.expected.get(s.traceId) ?? 0) + 1);
+  /** The trace ids of spans to come, one per span. */
+  expect(traceIds: readonly string[]): void {
+    // a trace's spans mostly come together: one count per run of the same id
+    for (let i = 0; i < traceIds.length;) {
+      const id = traceIds[i];
+      let j = i + 1;
+      while (j < traceIds.length && traceIds[j] === id) j++;
+      this.expected.set(id, (this.expected.get(id) ?? 0) + j - i);
+      i = j;
+    }
   }
 
   add(spans: SpanRecord[]): void {
-    for (const s of spans) {
-      const list = this.traces.get(s.traceId);
-      if (list) list.push(s);
-      else this.traces.set(s.traceId, [s]);
-      const left = this.expected.get(s.traceId);
-      if (left !== undefined) this.expected.set(s.traceId, left - 1);
+    const ties = this.sink.ties; // read as a slice apart: each span belongs to its trace
+    for (let i = 0; i < spans.length;) {
+      // a run of spans of one trace: one lookup of its list and its count
+      const id = spans[i].traceId;
+      ties?.key(id);
+      let list = this.traces.get(id);
+      if (!list) this.traces.set(id, (list = []));
+      let j = i;
+      for (; j < spans.length && spans[j].traceId === id; j++) list.push(spans[j]);
+      const left = this.expected.get(id);
+      if (left !== undefined) this.expected.set(id, left - (j - i));
+      i = j;
     }
     if (this.expected.size > 0) this.settle();
   }
@@ -265,8 +330,20 @@ function attr(s: SpanRecord, ...keys: string[]): Attr | undefined {
   return undefined;
 }
 
+// Whether a key has an index segment (`a.N.b`): most spans have none, and `indexed` is asked of every span for
+// five prefixes, so each span says once (SpanRecord.indexes).
+const INDEX_SEGMENT = /\.\d+\./;
+
+const NO_GROUPS: ReadonlyMap<number, Map<string, Attr>> = new Map();
+
+function hasIndexes(attrs: Map<string, Attr>): boolean {
+  for (const k of attrs.keys()) if (INDEX_SEGMENT.test(k)) return true;
+  return false;
+}
+
 /** Indexed flat keys `prefix.N.rest` grouped by N (numeric order), each group keyed by `rest`. */
-function indexed(s: SpanRecord, prefix: string): Map<number, Map<string, Attr>> {
+function indexed(s: SpanRecord, prefix: string): ReadonlyMap<number, Map<string, Attr>> {
+  if (!(s.indexes ??= hasIndexes(s.attrs))) return NO_GROUPS;
   const out = new Map<number, Map<string, Attr>>();
   const dotted = prefix + '.';
   let any = false;
@@ -289,7 +366,7 @@ function indexed(s: SpanRecord, prefix: string): Map<number, Map<string, Attr>> 
   return new Map([...out.entries()].sort((x, y) => x[0] - y[0]));
 }
 
-function regroup(g: Map<string, Attr>, prefix: string): Map<number, Map<string, Attr>> {
+function regroup(g: Map<string, Attr>, prefix: string): ReadonlyMap<number, Map<string, Attr>> {
   const fake: SpanRecord = { ref: { doc: undefined as unknown as Doc, path: [] }, traceId: '', attrs: g };
   return indexed(fake, prefix);
 }
@@ -549,6 +626,14 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
     if (!a) continue;
     const l = jsonIn(a.ref.doc, a.ref.path, a.value);
     add(l.value, l);
+  }
+  // OpenLLMetry (Traceloop) writes them as `llm.request.functions.N.{name, description, parameters}`
+  for (const [, g] of indexed(s, 'llm.request.functions')) {
+    const name = g.get('name');
+    const params = g.get('parameters');
+    if (!name || !params) continue;
+    const l = jsonIn(params.ref.doc, params.ref.path, params.value);
+    add({ name: name.value, parameters: l.value }, l);
   }
   const defs = located(attr(s, 'gen_ai.tool.definitions'));
   if (defs && Array.isArray(defs.value)) defs.value.forEach((d, i) => add(d, { doc: defs.doc, path: [...defs.path, i] }));

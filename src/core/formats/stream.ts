@@ -8,6 +8,13 @@
 //   `response.custom_tool_call_input.*`): every item (calls, hosted calls with their outcome, messages) is read
 //   from `output_item.done`, or from the final `response.completed`/`incomplete`/`failed` when no done event
 //   came, once: the final response repeats the items. `response.created` carries the definitions (`tools`).
+// - OpenAI Realtime API events (a realtime or voice agent's event log; server events carry `event_id`, not a
+//   `sequence_number`): the Responses names for the model's calls (`response.output_item.*`,
+//   `response.function_call_arguments.*`), `response.done` for `response.completed`; definitions in
+//   `session.update`/`session.created`/`session.updated` (`session.tools`, one per name); results are the
+//   `function_call_output` items the client sends (`conversation.item.create`) or the server echoes
+//   (`conversation.item.created`/`added`/`done`), read once per `call_id`; a `function_call` item the client
+//   creates (history it injects) is a call unless the model's own events brought that `call_id` already.
 // - Anthropic Messages SSE events: `content_block_start` opens a `tool_use` (`server_tool_use`, `mcp_tool_use`)
 //   block, `input_json_delta` fragments (`partial_json`) are concatenated, `content_block_stop` completes it; a
 //   server tool's result block arrives whole in its `content_block_start`.
@@ -36,8 +43,20 @@ export function isAnthropicEvent(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.type === 'string' && ANTHROPIC_EVENTS.has(v.type) && v.type !== 'ping';
 }
 
+const REALTIME_EVENTS = new Set(['session.created', 'session.updated', 'session.update', 'response.created', 'response.done',
+  'response.output_item.added', 'response.output_item.done', 'response.function_call_arguments.delta', 'response.function_call_arguments.done',
+  'conversation.item.create', 'conversation.item.created', 'conversation.item.added', 'conversation.item.done', 'conversation.item.retrieved']);
+
+/** A Realtime API event this reader uses: a server event (`event_id`), or a client event by what it carries. */
+export function isRealtimeEvent(v: unknown): v is Obj {
+  if (!isPlainObject(v) || typeof v.type !== 'string' || !REALTIME_EVENTS.has(v.type) || 'sequence_number' in v) return false;
+  if (v.type.startsWith('conversation.item.')) return isPlainObject(v.item);
+  if (v.type.startsWith('session.')) return isPlainObject(v.session);
+  return typeof v.event_id === 'string';
+}
+
 export function isStreamEvent(v: unknown): v is Obj {
-  return isChatChunk(v) || isResponsesEvent(v) || isAnthropicEvent(v);
+  return isChatChunk(v) || isResponsesEvent(v) || isAnthropicEvent(v) || isRealtimeEvent(v);
 }
 
 /** A call whose parts are still arriving. */
@@ -195,6 +214,9 @@ export class StreamAssembler {
   private toolsRead = false;
   private turn?: number;
   private turnKey?: string;
+  /** Realtime: tool names defined, and the `call_id`s of calls and of results read (their copies are echoes). */
+  private readonly realtimeTools = new Set<string>();
+  private readonly realtimeSeen = new Set<string>();
 
   constructor(private readonly b: SessionBuilder) {
     this.calls = new PendingCalls(b);
@@ -204,6 +226,7 @@ export class StreamAssembler {
     if (isChatChunk(v)) this.chatChunk(doc, path, v);
     else if (isResponsesEvent(v)) this.responsesEvent(doc, path, v);
     else if (isAnthropicEvent(v)) this.anthropicEvent(doc, path, v);
+    else if (isRealtimeEvent(v)) this.realtimeEvent(doc, path, v);
   }
 
   flush(): void {
@@ -332,12 +355,42 @@ export class StreamAssembler {
     }
   }
 
+  /** Realtime events: the model's calls arrive as Responses events do; definitions and results come apart. */
+  private realtimeEvent(doc: Doc, path: JsonPath, v: Obj): void {
+    const type = String(v.type);
+    if (type.startsWith('session.')) {
+      const tools = (v.session as Obj).tools;
+      if (!Array.isArray(tools)) return;
+      tools.forEach((t, i) => {
+        if (!isPlainObject(t) || t.type !== 'function' || typeof t.name !== 'string' || this.realtimeTools.has(t.name)) return;
+        this.realtimeTools.add(t.name); // every session update repeats the list
+        this.b.tool(t.name, t.parameters, { doc, path: [...path, 'session', 'tools', i] });
+      });
+      return;
+    }
+    if (isPlainObject(v.item) && type.startsWith('conversation.item.')) {
+      const item = v.item;
+      const callId = str(item.call_id);
+      // the server's copies of the model's calls are read from the response events; a result is read once
+      const wanted = item.type === 'function_call_output' || (item.type === 'function_call' && type === 'conversation.item.create');
+      if (!wanted || callId === undefined) return;
+      const key = `${item.type as string} ${callId}`;
+      if (this.realtimeSeen.has(key)) return;
+      this.realtimeSeen.add(key);
+      if (item.type === 'function_call') this.turnFor(`item ${callId}`);
+      readResponsesItem(this.b, doc, [...path, 'item'], item);
+      return;
+    }
+    this.responsesEvent(doc, path, type === 'response.done' ? { ...v, type: 'response.completed' } : v);
+  }
+
   /** A Responses output item, whole: read once (its deltas, if any, are dropped). */
   private readItem(doc: Doc, path: JsonPath, item: Obj, itemId: string): void {
     this.calls.drop(`${this.response}|${itemId}`);
     const key = `${this.response}|${itemId}`;
     if (this.emittedItems.has(key)) return;
     this.emittedItems.add(key);
+    if (typeof item.call_id === 'string') this.realtimeSeen.add(`${item.type as string} ${item.call_id}`);
     if (makesCall(item.type)) this.turnFor(this.response);
     readResponsesItem(this.b, doc, path, item);
   }

@@ -5,7 +5,9 @@
 // line: the tool is its first word, the rest is free-form input, and the next observation answers it. Observations
 // carry no status; SWE-agent's own refusals (the default templates for a command cancelled by its timeout, a bash
 // command with syntax errors that was not executed, a blocked command, an edit the linter rejected) are honest
-// failures.
+// failures. A trajectory saved without its history (or with an empty one) is read from its `trajectory` steps
+// (`{action, observation, thought, response, state, execution_time}`): each step's action is a text action as
+// above and its observation answers it.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -18,6 +20,18 @@ function isTrajectory(v: unknown): v is { history: Obj[] } & Obj {
   if (!isPlainObject(v) || !Array.isArray(v.history) || v.history.length === 0) return false;
   if (!v.history.every((m) => isPlainObject(m) && typeof m.role === 'string')) return false;
   return 'trajectory' in v || 'info' in v || v.history.some((m) => 'agent' in (m as Obj) || 'message_type' in (m as Obj) || 'action' in (m as Obj));
+}
+
+function isStep(s: unknown): s is Obj & { action: string } {
+  return isPlainObject(s) && typeof s.action === 'string' && 'observation' in s;
+}
+
+/** Steps only: no history to read (missing, or empty), a `trajectory` of action/observation steps. */
+function isStepsOnly(v: unknown): v is { trajectory: Obj[] } & Obj {
+  if (!isPlainObject(v) || (Array.isArray(v.history) && v.history.length > 0)) return false;
+  if (!Array.isArray(v.trajectory) || v.trajectory.length === 0 || !v.trajectory.every(isStep)) return false;
+  // SWE-agent's own step keys: other tools' `{action, observation}` lists are not SWE-agent's
+  return v.trajectory.some((s) => 'thought' in s || 'response' in s || 'execution_time' in s || 'state' in s);
 }
 
 /** A text action's tool and its free-form input: `open "x.py" 12` -> open, `"x.py" 12`. */
@@ -73,16 +87,33 @@ function readHistory(b: SessionBuilder, doc: Doc, base: JsonPath, history: Obj[]
   });
 }
 
+function readSteps(b: SessionBuilder, doc: Doc, steps: Obj[]): void {
+  steps.forEach((s, i) => {
+    const a = isStep(s) ? splitAction(s.action) : undefined;
+    if (!a) {
+      b.breakTurn();
+      return;
+    }
+    const path = ['trajectory', i];
+    const call = b.call({ name: a.name, at: { doc, path }, namePath: ['action'], argsPath: ['action'], args: a.rest, expect: 'any', freeform: true,
+      messageText: textOf(s.thought) }, b.newTurn());
+    const observation = { content: s.observation };
+    b.result({ at: { doc, path }, callIndex: call.index, payload: s.observation, payloadPath: ['observation'], transport: transportOf(observation) });
+  });
+}
+
 export const sweAgent: FormatAdapter = {
   id: 'swe-agent',
   packs: ['swe-agent'],
   document: {
     claims(v) {
-      return isTrajectory(v);
+      return isTrajectory(v) || isStepsOnly(v);
     },
     read(doc, emit) {
-      const v = doc.value as { history: Obj[] } & Obj;
-      singleSession((b) => readHistory(b, doc, ['history'], v.history), emit, str(isPlainObject(v.environment) ? undefined : v.environment));
+      const v = doc.value as Obj;
+      const id = str(isPlainObject(v.environment) ? undefined : v.environment);
+      if (isStepsOnly(v)) singleSession((b) => readSteps(b, doc, v.trajectory), emit, id);
+      else singleSession((b) => readHistory(b, doc, ['history'], v.history as Obj[]), emit, id);
     },
   },
 };

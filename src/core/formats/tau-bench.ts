@@ -1,11 +1,19 @@
-// tau-bench result files: a JSON array of `{task_id, reward, info, traj, trial}`. Each entry is a session whose
-// `traj` is an OpenAI Chat conversation (read by the Chat adapter's reader). A crashed run has an empty `traj`
-// and its `info.error`: no calls, nothing to pair. The environment answers every call with a `role: "tool"` message
-// whose content is the tool's return; a tool that raised (or refused) answers `"Error: ..."` — tau-bench's only error
+// tau-bench and tau2-bench result files.
+// tau-bench: a JSON array of `{task_id, reward, info, traj, trial}`. Each entry is a session whose `traj` is an
+// OpenAI Chat conversation (read by the Chat adapter's reader). A crashed run has an empty `traj` and its
+// `info.error`: no calls, nothing to pair. The environment answers every call with a `role: "tool"` message whose
+// content is the tool's return; a tool that raised (or refused) answers `"Error: ..."` — tau-bench's only error
 // signal, so such a result is an honest failure and any other says success.
+// tau2-bench: one object `{timestamp, info, tasks, simulations: [...]}` (or a single simulation). Each simulation
+// (`task_id`, `trial`) is a session of tau2's own messages: assistant and user messages carry `tool_calls`
+// `[{id, name, arguments (an object), requestor}]` (the user simulator calls tools too), and each `role: "tool"`
+// message answers one by its `id`, with an `error` boolean (a `MultiToolMessage` holds several in
+// `tool_messages`). The tasks' `evaluation_criteria.actions` are expected calls, not calls made: not read.
 import type { FormatAdapter } from './adapter';
+import type { SessionBuilder } from './builder';
+import type { Doc, JsonPath } from '../parse/doc';
 import { readChatMessage, isChatMessage } from './openai-chat';
-import { isPlainObject, SessionSet, type Obj, keyText } from './util';
+import { isPlainObject, SessionSet, str, textOf, type Obj, keyText } from './util';
 
 function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
   return isPlainObject(v) && 'task_id' in v && 'reward' in v && Array.isArray(v.traj);
@@ -14,24 +22,71 @@ function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
 /** The environment's error answer (`f"Error: {e}"` and the tools' own `"Error: ..."` returns). */
 const ERROR_ANSWER = /^Error:/;
 
+function isSimulation(v: unknown): v is Obj & { messages: unknown[] } {
+  return isPlainObject(v) && 'task_id' in v && Array.isArray(v.messages) && ('termination_reason' in v || 'reward_info' in v);
+}
+
+function isTau2Results(v: unknown): v is Obj & { simulations: unknown[] } {
+  return isPlainObject(v) && Array.isArray(v.simulations) && Array.isArray(v.tasks) && v.simulations.every(isSimulation);
+}
+
+function readTau2Message(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): void {
+  if (m.role === 'tool' && Array.isArray(m.tool_messages)) {
+    m.tool_messages.forEach((t, k) => { if (isPlainObject(t)) readTau2Message(b, doc, [...path, 'tool_messages', k], t); });
+    return;
+  }
+  if (m.role === 'tool') {
+    const failed = m.error === true || (m.error !== false && typeof m.content === 'string' && ERROR_ANSWER.test(m.content));
+    b.result({ at: { doc, path }, callId: str(m.id), payload: m.content, payloadPath: ['content'], transport: { isError: failed } });
+    return;
+  }
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
+  if (calls.length === 0) {
+    if (m.role === 'assistant') b.assistantText({ doc, path: [...path, 'content'] }, m.content);
+    else b.breakTurn();
+    return;
+  }
+  const turn = b.newTurn();
+  const messageText = textOf(m.content);
+  calls.forEach((tc, j) => {
+    if (!isPlainObject(tc) || typeof tc.name !== 'string') return;
+    b.call({ name: tc.name, id: str(tc.id) || undefined, at: { doc, path: [...path, 'tool_calls', j] }, namePath: ['name'], argsPath: ['arguments'],
+      args: tc.arguments, expect: 'object', messageText }, turn);
+  });
+}
+
+function readSimulation(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj & { messages: unknown[] }): void {
+  s.messages.forEach((m, j) => { if (isPlainObject(m)) readTau2Message(b, doc, [...path, 'messages', j], m); });
+}
+
 export const tauBench: FormatAdapter = {
   id: 'tau-bench',
   document: {
     claims(v) {
-      return Array.isArray(v) && v.length > 0 && v.every(isEntry);
+      return (Array.isArray(v) && v.length > 0 && v.every(isEntry)) || isTau2Results(v) || isSimulation(v);
     },
     read(doc, emit) {
       const sessions = new SessionSet();
-      (doc.value as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
-        const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
-        e.traj.forEach((m, j) => {
-          if (!isChatMessage(m)) return;
-          const before = b.session.results.length;
-          readChatMessage(b, doc, [i, 'traj', j], m);
-          const r = b.session.results[before];
-          if (r && m.role === 'tool') r.transport = { isError: typeof m.content === 'string' && ERROR_ANSWER.test(m.content) };
+      const v = doc.value;
+      if (isTau2Results(v)) {
+        v.simulations.forEach((s, i) => {
+          const sim = s as Obj & { messages: unknown[] };
+          readSimulation(sessions.get(`${keyText(sim.task_id)}#${keyText(sim.trial ?? sim.id ?? i)}`), doc, ['simulations', i], sim);
         });
-      });
+      } else if (isSimulation(v)) {
+        readSimulation(sessions.get(''), doc, [], v);
+      } else {
+        (v as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
+          const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
+          e.traj.forEach((m, j) => {
+            if (!isChatMessage(m)) return;
+            const before = b.session.results.length;
+            readChatMessage(b, doc, [i, 'traj', j], m);
+            const r = b.session.results[before];
+            if (r && m.role === 'tool') r.transport = { isError: typeof m.content === 'string' && ERROR_ANSWER.test(m.content) };
+          });
+        });
+      }
       sessions.emitAll(emit);
     },
   },

@@ -5,7 +5,7 @@ import type { JsonPath, Span } from './span';
 import { sourceOffset } from './escapes';
 import { RecentCache } from '../recent';
 import { lastAtOrBefore } from './line-index';
-import { LARGE_TEXT, locate, newLocateCache, type LocateCache, type Located } from './locate';
+import { LARGE_TEXT, locate, newLocateCache, resetLocateCache, type LocateCache, type Located } from './locate';
 
 export type { JsonPath } from './span';
 
@@ -49,6 +49,28 @@ export interface Anchor {
   range?: Span;
 }
 
+// Paths are joined at their final length: a spread (`[...a, ...b]`) grows its array as it goes, about two and a
+// half times the bytes, and `concat` is a slow built-in. Readers make several paths per call and result.
+/** `[...a, ...b]`. */
+export function joinPath(a: JsonPath, b: JsonPath): JsonPath {
+  const n = a.length;
+  const m = b.length;
+  const out = new Array<string | number>(n + m);
+  for (let i = 0; i < n; i++) out[i] = a[i];
+  for (let i = 0; i < m; i++) out[n + i] = b[i];
+  return out;
+}
+
+/** `[...a, seg]`, or `[...a, seg, next]`. */
+export function childPath(a: JsonPath, seg: string | number, next?: string | number): JsonPath {
+  const n = a.length;
+  const out = new Array<string | number>(next === undefined ? n + 1 : n + 2);
+  for (let i = 0; i < n; i++) out[i] = a[i];
+  out[n] = seg;
+  if (next !== undefined) out[n + 1] = next;
+  return out;
+}
+
 export function topDoc(text: string, base: number, value: unknown): Doc {
   return { text, base, value };
 }
@@ -76,14 +98,16 @@ export function nodeDoc(doc: Doc, path: JsonPath, value: unknown): Doc {
 // as long as they live: rebuilding their member maps would rescan the document.
 const recentWalks = new RecentCache<Doc, LocateCache>(8);
 const largeWalks = new WeakMap<Doc, LocateCache>();
+/** The walk of a doc that left the recent ones is reset for the next, not made anew. */
+const walkFor = (_doc: Doc, evicted?: LocateCache): LocateCache => (evicted ? resetLocateCache(evicted) : newLocateCache());
 
 function nodeAt(doc: Doc, path: JsonPath): Located | undefined {
-  if (doc.within) return nodeAt(doc.within.doc, [...doc.within.path, ...path]);
+  if (doc.within) return nodeAt(doc.within.doc, joinPath(doc.within.path, path));
   let cache: LocateCache | undefined;
   if (doc.text.length > LARGE_TEXT) {
     cache = largeWalks.get(doc);
     if (!cache) largeWalks.set(doc, (cache = newLocateCache()));
-  } else cache = recentWalks.get(doc, newLocateCache);
+  } else cache = recentWalks.get(doc, walkFor);
   return locate(doc.text, path, cache);
 }
 
@@ -114,6 +138,12 @@ export function spanOf(anchor: Anchor): Span {
 // Only a doc whose text has a digit followed by '.', 'e' or 'E' can hold a number written as a non-integer
 // lexeme; for all others the value JSON.parse gave is the lexeme, and no tree is needed.
 const FLOATISH = /\d[.eE]/;
+
+/** Whether some number in the doc may be written as a non-integer lexeme (else nonIntegerLexeme is undefined
+ *  for every path, and a validator need not ask). */
+export function mayHoldNonInteger(doc: Doc): boolean {
+  return FLOATISH.test(doc.text);
+}
 
 /** The number as written at `path`, or undefined when it is written as a plain integer. */
 export function nonIntegerLexeme(doc: Doc, path: JsonPath): string | undefined {

@@ -142,6 +142,19 @@ export function newLocateCache(): LocateCache {
   return { path: [], walked: false, reached: 0, starts: [], keyStarts: [], keyEnds: [], rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0 };
 }
 
+/** A cache as new, for another text (its arrays kept: every finding of a JSONL line needs one, often two). */
+export function resetLocateCache(cache: LocateCache): LocateCache {
+  cache.path.length = 0;
+  cache.walked = false;
+  cache.reached = 0;
+  cache.result = undefined;
+  cache.rootKey = undefined;
+  cache.rootValue = cache.rootKeyStart = cache.rootKeyEnd = 0;
+  cache.members = undefined;
+  cache.elements = undefined;
+  return cache;
+}
+
 export function locate(text: string, path: JsonPath, cache: LocateCache = newLocateCache()): Located | undefined {
   const last = cache.path;
   let from = 0;

@@ -17,6 +17,17 @@ export interface Part {
   base: number;
   /** The part is the whole document (no part was cut from it). */
   whole?: true;
+  /** How to make this part again from the same text without cutting it again (PartReplay). */
+  recipe: PartRecipe;
+}
+
+/** A part's fields without its text, and how its text is made: `pieces` are strings as they are, or a pair of
+ *  numbers, the [start, end) of the document's text to copy. */
+export interface PartRecipe {
+  pieces: (string | number)[];
+  map: OffsetMap;
+  path: JsonPath;
+  base: number;
 }
 
 /** The document is not JSON: what was expected, and where (a file offset). */
@@ -66,10 +77,51 @@ function own(s: string): string {
   return s.length < 16 ? s : (' ' + s).slice(1);
 }
 
-export class DocumentSplitter {
+/** Pieces of a text longer than this are copied out of the text again by a replay rather than held by its recipe. */
+const RANGE_CHARS = 64;
+
+/** The chunks of a text still needed, by the offset each starts at. */
+class HeldText {
   private readonly chunks: string[] = [];
   private readonly chunkAt: number[] = [];
-  private total = 0;
+  /** Characters pushed so far. */
+  length = 0;
+
+  push(chunk: string): void {
+    this.chunks.push(chunk);
+    this.chunkAt.push(this.length);
+    this.length += chunk.length;
+  }
+
+  /** The text of [start, end), from the chunks still held. */
+  slice(start: number, end: number): string {
+    let c = 0;
+    while (c + 1 < this.chunks.length && this.chunkAt[c + 1] <= start) c++;
+    let out = '';
+    for (let at = start; at < end; c++) {
+      const from = at - this.chunkAt[c];
+      const chunk = this.chunks[c];
+      const to = Math.min(chunk.length, end - this.chunkAt[c]);
+      out += chunk.slice(from, to);
+      at = this.chunkAt[c] + to;
+    }
+    return out;
+  }
+
+  /** Let go of the chunks wholly before `offset`; returns how many characters are still held. */
+  keepFrom(offset: number): number {
+    let drop = 0;
+    while (drop + 1 < this.chunks.length && this.chunkAt[drop + 1] <= offset) drop++;
+    if (drop) {
+      this.chunks.splice(0, drop);
+      this.chunkAt.splice(0, drop);
+    }
+    return this.chunks.length ? this.length - this.chunkAt[0] : 0;
+  }
+}
+
+export class DocumentSplitter {
+  private readonly held = new HeldText();
   private state = VALUE;
   private depth = -1;
   private rootDone = false;
@@ -104,17 +156,16 @@ export class DocumentSplitter {
 
   /** Characters read so far (the text comes without its BOM: offsets are those of the text after it). */
   get length(): number {
-    return this.total;
+    return this.held.length;
   }
 
   push(chunk: string): void {
     if (chunk.length === 0) return;
-    const base = this.total;
-    this.chunks.push(chunk);
-    this.chunkAt.push(base);
-    this.total += chunk.length;
+    const base = this.held.length;
+    this.held.push(chunk);
     const n = chunk.length;
     let i = this.token === NONE ? 0 : this.continueToken(chunk, 0, base);
+    let whole = true; // array elements that close in this chunk are taken whole (see below)
     while (i < n) {
       const c = chunk.charCodeAt(i);
       if (c === 32 || c === 10 || c === 13 || c === 9) {
@@ -132,6 +183,19 @@ export class DocumentSplitter {
           }
           if (this.depth >= 0 && this.kind[this.depth] === OBJ) this.valueStart[this.depth] = pos;
           else if (this.depth < 0 && this.rootDone) throw new SplitError('unexpected content after the JSON document', pos);
+          else if ((c === 123 || c === 91) && this.depth >= 0 && whole) {
+            // an element of an array that closes within this chunk, under elementChars, is never cut inside: it is
+            // taken whole, its brackets counted, and what is inside it is JSON.parse's to check with its part. One
+            // that does not close here is read token by token, and so is the rest of the chunk (the elements inside
+            // it would be counted again: nested ones would cost the square of the chunk)
+            const end = containerEnd(chunk, i, i + this.options.elementChars);
+            if (end > 0) {
+              this.valueDone(pos, base + end, true);
+              i = end;
+              break;
+            }
+            whole = false;
+          }
           if (c === 123) {
             this.open(OBJ, pos);
             this.state = FIRST_KEY;
@@ -180,11 +244,12 @@ export class DocumentSplitter {
 
   /** The text ended: the document must be complete. */
   end(): void {
+    const total = this.held.length;
     if (this.token === SCALAR && this.depth < 0) {
       this.token = NONE;
-      this.tokenDone(this.total);
+      this.tokenDone(total);
     }
-    if (this.token !== NONE || this.depth >= 0 || !this.rootDone) throw new SplitError(this.total === 0 ? 'empty document' : 'unexpected end of the JSON document', this.total);
+    if (this.token !== NONE || this.depth >= 0 || !this.rootDone) throw new SplitError(total === 0 ? 'empty document' : 'unexpected end of the JSON document', total);
   }
 
   private startToken(kind: number, pos: number, key: boolean): void {
@@ -267,7 +332,8 @@ export class DocumentSplitter {
       // a document no part was cut from is one part, the whole
       this.rootDone = true;
       this.parts++;
-      this.emitPart({ text: this.slice(start, end), map: { text: [0], file: [start] }, path: [], base: start, whole: true });
+      const map = { text: [0], file: [start] };
+      this.emitPart({ text: this.held.slice(start, end), map, path: [], base: start, whole: true, recipe: { pieces: [start, end], map, path: [], base: start } });
       return;
     }
     if (this.kind[d] === ARR) {
@@ -321,15 +387,19 @@ export class DocumentSplitter {
     for (let i = 0; i <= k && !content; i++) content = this.waiting(i) > 0;
     if (!content) return;
     const texts: string[] = [];
+    const pieces: (string | number)[] = [];
     const map: OffsetMap = { text: [], file: [] };
     let length = 0;
     let base = -1;
-    const put = (text: string, at: number) => {
+    // `copied`: the text is [at, at + length) of the document (a replay copies it again when long)
+    const put = (text: string, at: number, copied = false) => {
       if (at >= 0) {
         map.text.push(length);
         map.file.push(at);
       }
       texts.push(text);
+      if (copied && text.length > RANGE_CHARS) pieces.push(at, at + text.length);
+      else pieces.push(copied ? own(text) : text);
       length += text.length;
     };
     const path: JsonPath = [];
@@ -338,7 +408,7 @@ export class DocumentSplitter {
         put('[', this.at[i]);
         if (this.pendingStart[i] >= 0) {
           if (base < 0) base = this.pendingStart[i];
-          put(this.slice(this.pendingStart[i], this.pendingEnd[i]), this.pendingStart[i]);
+          put(this.held.slice(this.pendingStart[i], this.pendingEnd[i]), this.pendingStart[i], true);
           if (i < k) put(',', -1);
         }
         if (i < k) path.push(this.pendingCount[i]);
@@ -357,16 +427,16 @@ export class DocumentSplitter {
         }
         const m = this.members[i];
         for (let j = 0; j < m.length; j += 3) {
-          const text = this.slice(m[j], m[j + 1]);
+          const text = this.held.slice(m[j], m[j + 1]);
           comma();
           if (m[j + 2] === 1 && base < 0) base = m[j];
-          put(text, m[j]);
+          put(text, m[j], true);
           // scalars are kept for the parts to come (the skeleton), containers were carried once
           if (m[j + 2] === 0 && (i < k || close < 0)) this.kept[i].push({ text: own(text), at: m[j] });
         }
         m.length = 0;
         if (i < k) {
-          const key = (this.openKey[i] ??= { text: own(this.slice(this.keyStart[i], this.valueStart[i])), at: this.keyStart[i], name: JSON.parse(this.slice(this.keyStart[i], this.keyEnd[i])) as string });
+          const key = (this.openKey[i] ??= { text: own(this.held.slice(this.keyStart[i], this.valueStart[i])), at: this.keyStart[i], name: JSON.parse(this.held.slice(this.keyStart[i], this.keyEnd[i])) as string });
           comma();
           put(key.text, key.at);
           path.push(key.name);
@@ -376,22 +446,8 @@ export class DocumentSplitter {
     }
     for (let i = k; i >= 0; i--) put(this.kind[i] === OBJ ? '}' : ']', i === k && close >= 0 ? close : -1);
     this.parts++;
-    this.emitPart({ text: texts.join(''), map, path, base: Math.max(base, 0) });
-  }
-
-  /** The text of [start, end) from the chunks still held. */
-  private slice(start: number, end: number): string {
-    let c = 0;
-    while (c + 1 < this.chunks.length && this.chunkAt[c + 1] <= start) c++;
-    let out = '';
-    for (let at = start; at < end; c++) {
-      const from = at - this.chunkAt[c];
-      const chunk = this.chunks[c];
-      const to = Math.min(chunk.length, end - this.chunkAt[c]);
-      out += chunk.slice(from, to);
-      at = this.chunkAt[c] + to;
-    }
-    return out;
+    base = Math.max(base, 0);
+    this.emitPart({ text: texts.join(''), map, path, base, recipe: { pieces, map, path, base } });
   }
 
   /** Drop the chunks no part will need any more; refuse to hold more than `maxHeld` characters. */
@@ -409,17 +465,85 @@ export class DocumentSplitter {
         if (!this.openKey[i]) need = Math.min(need, this.keyStart[i]);
       }
     }
-    let drop = 0;
-    while (drop + 1 < this.chunks.length && this.chunkAt[drop + 1] <= need) drop++;
-    if (drop) {
-      this.chunks.splice(0, drop);
-      this.chunkAt.splice(0, drop);
-    }
-    const held = this.total - this.chunkAt[0];
-    if (held > this.options.maxHeld) {
+    if (this.held.keepFrom(need) > this.options.maxHeld) {
       throw new SplitLimit(`a value of this document over ${Math.round(this.options.maxHeld / 2 ** 20)} MB has no array or object to cut it at (the most read at once)`);
     }
   }
+}
+
+/**
+ * The parts a DocumentSplitter cut from a text, made again from the same text by their recipes, without cutting
+ * it again (the second reading of a document read in parts: the first pass cut it and checked its structure).
+ * Each part is handed out as soon as the text it copies has arrived; only the text the parts to come copy is held.
+ */
+export class PartReplay {
+  private readonly held = new HeldText();
+  private next = 0;
+  /** Per part: the end of the text it copies, and the earliest start of the text it or any later part copies. */
+  private readonly ready: number[] = [];
+  private readonly needed: number[] = [];
+
+  /** `length`: the characters the first reading read (the text must be the same). */
+  constructor(private readonly recipes: readonly PartRecipe[], private readonly total: number, private readonly emitPart: (part: Part) => void) {
+    let need = Infinity;
+    for (let k = recipes.length - 1; k >= 0; k--) {
+      let end = 0;
+      for (const p of recipes[k].pieces) {
+        if (typeof p !== 'number') continue;
+        end = Math.max(end, p);
+        need = Math.min(need, p);
+      }
+      this.ready[k] = end;
+      this.needed[k] = need;
+    }
+  }
+
+  get length(): number {
+    return this.held.length;
+  }
+
+  push(chunk: string): void {
+    if (chunk.length === 0) return;
+    this.held.push(chunk);
+    if (this.held.length > this.total) throw new SplitError('the document changed between its two readings', this.total);
+    while (this.next < this.recipes.length && this.ready[this.next] <= this.held.length) this.emitNext();
+    this.held.keepFrom(this.next < this.recipes.length ? this.needed[this.next] : Infinity);
+  }
+
+  /** The text ended: it must be the one the parts were cut from. */
+  end(): void {
+    if (this.held.length !== this.total || this.next < this.recipes.length) throw new SplitError('the document changed between its two readings', this.held.length);
+  }
+
+  private emitNext(): void {
+    const r = this.recipes[this.next++];
+    const texts: string[] = [];
+    const { pieces } = r;
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      texts.push(typeof p === 'string' ? p : this.held.slice(p, pieces[++i] as number));
+    }
+    this.emitPart({ text: texts.join(''), map: r.map, path: r.path, base: r.base, recipe: r });
+  }
+}
+
+/** The index after the array or object that opens at `open` in `chunk` when it closes there before `limit`, else
+ *  -1. Only brackets outside strings are counted (a string ends at a quote after an even run of backslashes). */
+function containerEnd(chunk: string, open: number, limit: number): number {
+  const n = Math.min(chunk.length, limit);
+  let depth = 0;
+  for (let i = open; i < n; i++) {
+    const c = chunk.charCodeAt(i);
+    if (c === 34) {
+      const from = i + 1;
+      let q = chunk.indexOf('"', from);
+      while (q !== -1 && backslashesBefore(chunk, q, from) % 2 === 1) q = chunk.indexOf('"', q + 1);
+      if (q === -1) return -1;
+      i = q;
+    } else if (c === 123 || c === 91) depth++;
+    else if ((c === 125 || c === 93) && --depth === 0) return i + 1;
+  }
+  return -1;
 }
 
 /** How many backslashes come right before `at` (not counting any before `from`). */

@@ -1,13 +1,13 @@
 // The CLI's `--format json`: exactly one JSON document, as DESIGN.md specifies, written file by file and finding by
 // finding (the summary last); and `--format jsonl`: one line per finding, then one summary line.
-import type { Report, ReportFile } from './model';
+import type { Report, ReportEntry } from './model';
 import { afterArray, OpenArray, renderWith, type ReportSummary, type ReportWriter } from './writer';
 
 export function jsonWriter(): ReportWriter {
   const files = new OpenArray(JSON.stringify({ version: 1, files: [] }, null, 2), 'files', '  ');
   return {
     start: () => files.before,
-    *file(f: ReportFile) {
+    *file(f: ReportEntry) {
       // the file with its diagnostics left out, indented as an item of `files`, then its diagnostics one by one
       const pad = files.indent;
       const diagnostics = new OpenArray(pad + JSON.stringify({ ...f, diagnostics: [] }, null, 2).replace(/\n/g, '\n' + pad), 'diagnostics', pad + '  ');
@@ -27,7 +27,7 @@ export function renderJson(report: Report): string {
 export function jsonlWriter(): ReportWriter {
   return {
     start: () => '',
-    *file(f: ReportFile) {
+    *file(f: ReportEntry) {
       for (const d of f.diagnostics) yield JSON.stringify({ path: f.path, ...d }) + '\n';
     },
     end: (summary: ReportSummary) => JSON.stringify({ summary }) + '\n',

@@ -2,7 +2,7 @@
 // findings with `file:line` links, fit for a pull-request comment or $GITHUB_STEP_SUMMARY. Everything quoted from a
 // trace is escaped: a message must never become markup, a link, an image or an @-mention.
 import type { Severity } from '../model';
-import type { Report, ReportDiagnostic, ReportFile } from './model';
+import type { Report, ReportDiagnostic, ReportEntry } from './model';
 import { renderWith, type ReportSummary, type ReportWriter } from './writer';
 import { summaryLine } from './text';
 
@@ -59,7 +59,7 @@ export function markdownWriter(link: LinkTo = relativeLink): ReportWriter {
   let shown = 0;
   return {
     start: () => '',
-    file(f: ReportFile) {
+    file(f: ReportEntry) {
       for (const d of f.diagnostics) {
         if (d.baselined) continue;
         shown++;

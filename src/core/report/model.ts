@@ -28,6 +28,10 @@ export interface ReportFile {
   diagnostics: ReportDiagnostic[];
 }
 
+/** A file as a writer takes it: its diagnostics may be read from where they wait (src/cli/spool.ts), in order, as
+ *  often as the writer needs (never all held). */
+export type ReportEntry = Omit<ReportFile, 'diagnostics'> & { diagnostics: Iterable<ReportDiagnostic> };
+
 export interface Report {
   version: 1;
   files: ReportFile[];
@@ -55,11 +59,16 @@ export function emptySummary(): Report['summary'] {
   return { files: 0, calls: 0, error: 0, warning: 0, info: 0 };
 }
 
-/** Count one file into the totals (a report written file by file counts as it goes). */
-export function addToSummary(summary: Report['summary'], f: ReportFile): void {
+/** Count one file into the totals (a report written file by file counts as it goes). `counts`: its diagnostics'
+ *  counts by severity when they are known (none baselined), so they are not read again. */
+export function addToSummary(summary: Report['summary'], f: ReportEntry, counts?: Record<Severity, number>): void {
   summary.files += 1;
   summary.calls += f.calls;
   if (f.format === undefined) summary.notRead = (summary.notRead ?? 0) + 1;
+  if (counts) {
+    for (const s of ['error', 'warning', 'info'] as const) summary[s] += counts[s];
+    return;
+  }
   for (const d of f.diagnostics) {
     if (d.baselined) summary.baselined = (summary.baselined ?? 0) + 1;
     else summary[d.severity] += 1;
@@ -73,6 +82,12 @@ export function buildReport(files: ReportFile[]): Report {
 }
 
 const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+/** Whether totals count a finding at or above `threshold` (baselined findings are not counted by severity). */
+export function summaryFails(summary: Report['summary'], threshold: Severity | 'never'): boolean {
+  if (threshold === 'never') return false;
+  return (Object.keys(RANK) as Severity[]).some((s) => RANK[s] >= RANK[threshold] && summary[s] > 0);
+}
 
 /** Whether the report has a finding at or above `threshold` (CI's pass/fail). */
 export function hasFindingsAtOrAbove(report: Pick<Report, 'files'>, threshold: Severity | 'never'): boolean {

@@ -2,7 +2,7 @@
 import type { Log, ReportingDescriptor, Result } from 'sarif';
 import { CODES } from '../checks';
 import type { Severity } from '../model';
-import type { Report, ReportFile } from './model';
+import type { Report, ReportEntry } from './model';
 import { OpenArray, renderWith, type ReportWriter } from './writer';
 
 export const DOCS_URL = 'https://github.com/contract-guard/contract-guard#';
@@ -36,7 +36,7 @@ export function sarifWriter(version = '0.0.0', baselined = false): ReportWriter 
   const results = new OpenArray(JSON.stringify(log, null, 2) + '\n', 'results', '      ');
   return {
     start: () => results.before,
-    *file(file: ReportFile) {
+    *file(file: ReportEntry) {
       for (const d of file.diagnostics) {
         const result: Result = {
           ruleId: d.code,

@@ -1,5 +1,5 @@
 // What a person reads in a terminal: grouped per file, `file:line:col  severity  code  message`, one summary line.
-import type { Report, ReportFile } from './model';
+import type { Report, ReportEntry } from './model';
 import { renderWith, type ReportSummary, type ReportWriter } from './writer';
 
 const COLOURS = { error: '\u001b[31m', warning: '\u001b[33m', info: '\u001b[36m', dim: '\u001b[2m', bold: '\u001b[1m', reset: '\u001b[0m' };
@@ -20,13 +20,14 @@ export function textWriter(colour = false): ReportWriter {
   const c = (k: keyof typeof COLOURS, s: string) => (colour ? COLOURS[k] + s + COLOURS.reset : s);
   return {
     start: () => '',
-    *file(file: ReportFile) {
-      const shown = file.diagnostics.filter((d) => !d.baselined);
-      if (shown.length === 0) return;
-      yield c('bold', file.path) + c('dim', `  (${file.format ?? 'unknown format'}, ${plural(file.calls, 'call')})`) + '\n';
+    *file(file: ReportEntry) {
+      // two passes over the diagnostics (they may be read from a spool, never all held): the widest position, then the lines
       let width = 0;
-      for (const d of shown) width = Math.max(width, `${d.line}:${d.column}`.length);
-      for (const d of shown) {
+      for (const d of file.diagnostics) if (!d.baselined) width = Math.max(width, `${d.line}:${d.column}`.length);
+      if (width === 0) return;
+      yield c('bold', file.path) + c('dim', `  (${file.format ?? 'unknown format'}, ${plural(file.calls, 'call')})`) + '\n';
+      for (const d of file.diagnostics) {
+        if (d.baselined) continue;
         const where = `${file.path}:${d.line}:${d.column}`;
         const pad = ' '.repeat(width - `${d.line}:${d.column}`.length);
         yield `  ${where}${pad}  ${c(d.severity, d.severity.padEnd(7))}  ${c('dim', d.code.padEnd(21))}  ${d.message}\n`;

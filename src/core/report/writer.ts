@@ -2,7 +2,7 @@
 // diagnostics final, the baseline applied) and closed with the totals, so no report is ever held whole. The
 // one-shot renderers (renderJson, renderSarif, ...) are the same writers run over a whole Report, so both give the
 // same bytes.
-import type { Report, ReportFile } from './model';
+import type { Report, ReportEntry } from './model';
 
 export type ReportSummary = Report['summary'];
 
@@ -10,7 +10,7 @@ export interface ReportWriter {
   /** What comes before the first file. */
   start(): string;
   /** One file's part, in pieces (a file with many findings is never one string). */
-  file(file: ReportFile): Iterable<string>;
+  file(file: ReportEntry): Iterable<string>;
   /** What comes after the last file, with the totals of every file. */
   end(summary: ReportSummary): string;
 }

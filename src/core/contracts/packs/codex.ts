@@ -31,6 +31,10 @@ export const codexPack: ContractPack = {
       mutates: true,
     },
     apply_patch: { arguments: obj({ input: str() }, ['input']), mutates: true },
+    // what `codex exec --json` (codex-rs/exec/src/exec_events.rs) reports in place of the model's tool: a command
+    // line (free-form text) and the files a patch changed
+    command_execution: { arguments: str(), mutates: true },
+    file_change: { arguments: arr(obj({ path: str(), kind: oneOfStr(['add', 'delete', 'update']) }, ['path', 'kind'])), mutates: true },
     update_plan: {
       arguments: obj({ explanation: str(), plan: arr(obj({ step: str(), status: oneOfStr(['pending', 'in_progress', 'completed']) }, ['step', 'status'])) }, ['plan']),
       mutates: false,

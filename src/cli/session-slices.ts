@@ -1,0 +1,154 @@
+// Slices of a JSONL file whose lines belong to separate sessions (a Claude Code log of many `sessionId`s, an OTLP
+// file of many traces), checked on several threads at once. This thread reads the bytes and cuts, cheaply, where
+// the next line names another `sessionId` than the line before it (lines that name none are cut anywhere); each
+// thread reads its slice apart (CheckOptions.apart) and says which sessions its lines belong to (FileResult.apart).
+// The slices are put together only when they were all read by one line reader and no two share a session; else
+// the file is checked whole (as soon as two slices share one, no more slices are handed out).
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import type { FileReport } from './entry';
+import type { SliceReply } from './threads';
+
+type SlicePart = SliceReply['part'];
+
+/** What the caller (check-files.ts) lends: its threads, its whole-file check and its merge of slices. */
+export interface SliceIo {
+  /** Hand out a slice (returns once another may be handed out); its part to come. */
+  send(bytes: Uint8Array): Promise<{ result: Promise<SlicePart> }>;
+  whole(): Promise<FileReport>;
+  /** The slices as one file's entry, read by `reader`. */
+  merge(parts: SlicePart[], reader: string): FileReport;
+}
+
+/** A slice is at least this large (then cut at the next session's first line)... */
+const SESSION_SLICE_BYTES = 1 << 20;
+/** ...and a session longer than this beyond it is not looked past: the file is checked whole. */
+const MAX_SEARCH_BYTES = 16 << 20;
+
+const SESSION_ID = Buffer.from('"sessionId":"');
+
+/** The `sessionId` a line's bytes name (the first one in it), or undefined. Only a proposal: the threads say which
+ *  sessions each slice's lines really belong to. */
+function sessionIdOf(bytes: Uint8Array, start: number, end: number): string | undefined {
+  const line = Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start);
+  const at = line.indexOf(SESSION_ID);
+  if (at < 0) return undefined;
+  const from = at + SESSION_ID.length;
+  const to = line.indexOf(34, from);
+  return to < 0 ? undefined : line.toString('latin1', from, to);
+}
+
+/** Where to cut `bytes` at or after `from`: the start of a line that names another sessionId than the line before
+ *  it, or of any line when neither names one; undefined when no such line starts there (before the last line). */
+export function sessionCut(bytes: Uint8Array, from: number): number | undefined {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let start = from > 0 ? buf.lastIndexOf(10, from - 1) + 1 : 0; // the line `from` falls in
+  let nl = buf.indexOf(10, start);
+  if (nl < 0) return undefined;
+  let before = sessionIdOf(bytes, start, nl);
+  for (;;) {
+    start = nl + 1;
+    nl = buf.indexOf(10, start);
+    if (nl < 0) return undefined; // the next line may not be whole yet
+    const after = sessionIdOf(bytes, start, nl);
+    if (start >= from && (after === undefined ? before === undefined : before !== undefined && after !== before)) return start;
+    before = after;
+  }
+}
+
+/** How a file was cut, on stderr, with CONTRACT_GUARD_SLICE_LOG=1 (tests tell the ways apart). */
+export function sliceLog(file: string, how: string): void {
+  if (process.env.CONTRACT_GUARD_SLICE_LOG) process.stderr.write(`${file}: ${how}\n`);
+}
+
+/** The sessions seen so far across slices (or groups of parts, document-parts.ts), and whether two shared one. */
+export class Apart {
+  private readonly seen = new Set<string>();
+  private reader?: string;
+  broken = false;
+
+  add(part: Pick<SlicePart, 'apart'> | undefined): void {
+    const apart = part?.apart;
+    if (!apart || (this.reader !== undefined && apart.reader !== this.reader)) {
+      this.broken = true;
+      return;
+    }
+    this.reader = apart.reader;
+    for (const key of apart.keys) {
+      if (this.seen.has(key)) this.broken = true;
+      this.seen.add(key);
+    }
+  }
+
+  /** The reader of every slice, when they read as the whole would. */
+  get result(): string | undefined {
+    return this.broken ? undefined : this.reader;
+  }
+}
+
+/**
+ * Check the file in slices cut at sessions, read from its start (`gzip`: through zlib). The entry to come, or
+ * undefined when this thread gave up before any slice was out of its hands (a session longer than the search: the
+ * caller checks the file whole).
+ */
+export async function checkBySessions(file: string, gzip: boolean, io: SliceIo): Promise<{ result: Promise<FileReport> } | undefined> {
+  const parts: Promise<SlicePart>[] = [];
+  const apart = new Apart();
+  let held: Uint8Array = new Uint8Array(0);
+  let searched = 0;
+  let sent = false;
+  let whole: string | undefined;
+  const source = createReadStream(file, { highWaterMark: 1 << 20 });
+  const cut = async (at: number) => {
+    const bytes = new Uint8Array(held.subarray(0, at)); // a copy in an ArrayBuffer of its own: moved to the thread
+    held = held.subarray(at);
+    searched = 0;
+    const later = await io.send(bytes);
+    later.result.then((p) => apart.add(p), () => apart.add(undefined));
+    parts.push(later.result);
+    sent = true;
+  };
+  for await (const piece of gzip ? source.pipe(createGunzip()) : source) {
+    if (apart.broken) break; // two slices share a session: the rest is not worth cutting
+    held = concat(held, piece as Buffer);
+    if (held.length < SESSION_SLICE_BYTES) continue;
+    const at = sessionCut(held, Math.max(SESSION_SLICE_BYTES, searched));
+    if (at !== undefined) {
+      await cut(at);
+      continue;
+    }
+    searched = Math.max(SESSION_SLICE_BYTES, held.length - (64 << 10)); // search on from about here (a line may be long)
+    if (held.length > SESSION_SLICE_BYTES + MAX_SEARCH_BYTES) {
+      source.destroy();
+      whole = 'checked whole: a session longer than the search';
+      if (!sent) {
+        sliceLog(file, whole);
+        return undefined;
+      }
+      apart.broken = true;
+      break;
+    }
+  }
+  if (!apart.broken && held.length) await cut(held.length);
+  source.destroy();
+  return {
+    result: Promise.allSettled(parts).then((settled) => {
+      const reader = apart.result;
+      const done = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+      if (reader === undefined || done.some((p) => p === undefined)) {
+        sliceLog(file, whole ?? 'checked whole: its slices share a session');
+        return io.whole();
+      }
+      sliceLog(file, `${parts.length} slices by sessions`);
+      return io.merge(done as SlicePart[], reader);
+    }),
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

@@ -1,0 +1,217 @@
+// A file's diagnostics as they are made, never all held (issue 13.2): up to a bound they wait in memory; past it,
+// they are sorted and written to a temporary file as a run, and when the file is done the runs and what is left in
+// memory are merged back in the report's order. That order is the engine's (`TraceChecker.finish` sorts findings
+// by span; equal spans keep the order they were made in, see FindingSink): items are sorted by span, and the few
+// with the same span are put in order once every session has ended (`place`). The spool of a thread is plain data
+// (SpoolData), so a thread spools and the main thread writes the report from it.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Finding, FindingSink, ReportDiagnostic, Severity } from '../core';
+
+/** Items kept in memory before a run is written (CONTRACT_GUARD_SPOOL_ITEMS sets it, for tests). */
+const MEMORY_ITEMS = Number(process.env.CONTRACT_GUARD_SPOOL_ITEMS) || 4096;
+
+/** One diagnostic with where it sorts: its finding's span, then `order` (with `held`: a rank in a segmented run). */
+interface Item {
+  s: number;
+  e: number;
+  o: number;
+  /** The segmented run it belongs to, or -1. */
+  h: number;
+  d: ReportDiagnostic;
+}
+
+export type SeverityCounts = Record<Severity, number>;
+
+/** A finished spool: the runs in its file (byte ranges), the items left in memory (sorted), the runs' places. */
+export interface SpoolData {
+  file?: string;
+  runs: [number, number][];
+  items: Item[];
+  placed: [number, number][];
+  counts: SeverityCounts;
+  count: number;
+}
+
+let spools = 0;
+
+export class DiagnosticSpool {
+  private items: Item[] = [];
+  private fd?: number;
+  private file?: string;
+  private size = 0;
+  private readonly runs: [number, number][] = [];
+  private readonly placed: [number, number][] = [];
+  private readonly counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
+  private count = 0;
+
+  constructor(private readonly limit = MEMORY_ITEMS) {}
+
+  /** A diagnostic, sorted by `start`, `end` and `order` (`held`: see FindingSink). */
+  add(d: ReportDiagnostic, start: number, end: number, order: number, held = -1): void {
+    this.items.push({ s: start, e: end, o: order, h: held, d });
+    this.counts[d.severity]++;
+    this.count++;
+    if (this.items.length >= this.limit) this.spill();
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Diagnostics already in the report's order (each slice of a sliced file, in turn). */
+  addInOrder(d: ReportDiagnostic): void {
+    this.add(d, this.count, this.count, 0);
+  }
+
+  /** The findings of segmented run `held` stand from `order` on. */
+  place(held: number, order: number): void {
+    this.placed.push([held, order]);
+  }
+
+  /** Sorted items written as one run to the spool's file (opened on first use). */
+  private spill(): void {
+    const items = sortBySpan(this.items);
+    this.items = [];
+    if (this.fd === undefined) {
+      this.file = path.join(os.tmpdir(), `contract-guard-${process.pid}-${Date.now().toString(36)}-${spools++}-${Math.random().toString(36).slice(2)}.spool`);
+      this.fd = fs.openSync(this.file, 'wx', 0o600);
+    }
+    const text = items.map((i) => JSON.stringify([i.s, i.e, i.o, i.h, i.d])).join('\n') + '\n';
+    // the text itself is written (no Buffer of it: garbage outside the heap)
+    const length = Buffer.byteLength(text, 'utf8');
+    if (fs.writeSync(this.fd, text) !== length) throw new Error(`${this.file}: a run of findings was written short`);
+    this.runs.push([this.size, length]);
+    this.size += length;
+  }
+
+  /** The spool, finished: plain data for SpooledDiagnostics (on this thread or another). */
+  done(): SpoolData {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+    return { file: this.file, runs: this.runs, items: sortBySpan(this.items), placed: this.placed, counts: this.counts, count: this.count };
+  }
+
+  /** Given up (the file is checked another way): its file removed. */
+  discard(): void {
+    removeSpool(this.done());
+  }
+}
+
+/** A FindingSink that spools the diagnostics `keep` makes of findings (undefined: the finding is left out). */
+export function spoolSink(spool: DiagnosticSpool, keep: (f: Finding) => ReportDiagnostic | undefined): FindingSink {
+  return {
+    add(f, order, held) {
+      const d = keep(f);
+      if (d) spool.add(d, f.span.start, f.span.end, order, held);
+    },
+    place: (held, order) => spool.place(held, order),
+  };
+}
+
+function sortBySpan(items: Item[]): Item[] {
+  return items.sort((a, b) => a.s - b.s || a.e - b.e);
+}
+
+export function removeSpool(data: SpoolData): void {
+  if (data.file) fs.rmSync(data.file, { force: true });
+}
+
+/** Reads one run of the spool's file a piece at a time. */
+class RunReader {
+  private at: number;
+  private readonly end: number;
+  private lines: string[] = [];
+  private next = 0;
+  private rest = '';
+  /** A UTF-8 sequence cut by a read waits for the next one. */
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly buf: Buffer;
+
+  constructor(private readonly fd: number, [start, length]: [number, number]) {
+    this.at = start;
+    this.end = start + length;
+    this.buf = Buffer.allocUnsafeSlow(Math.min(1 << 16, Math.max(1, length)));
+  }
+
+  take(): Item | undefined {
+    while (this.next >= this.lines.length) {
+      if (this.at >= this.end) return undefined;
+      const n = fs.readSync(this.fd, this.buf, 0, Math.min(this.buf.length, this.end - this.at), this.at);
+      if (n <= 0) throw new Error('the spool file ended early');
+      this.at += n;
+      const text = this.rest + this.decoder.write(this.buf.subarray(0, n)); // lines are JSON: no newline inside
+      const cut = text.lastIndexOf('\n');
+      this.lines = text.slice(0, cut).split('\n');
+      this.rest = text.slice(cut + 1);
+      this.next = 0;
+      if (cut < 0) this.lines = [];
+    }
+    const [s, e, o, h, d] = JSON.parse(this.lines[this.next++]) as [number, number, number, number, ReportDiagnostic];
+    return { s, e, o, h, d };
+  }
+}
+
+/**
+ * A finished spool's diagnostics in the report's order; iterable again and again (a writer may look twice). The
+ * merge keeps one item per run in hand; items of equal span, from any run, are ordered by where they were made.
+ */
+export class SpooledDiagnostics implements Iterable<ReportDiagnostic> {
+  private readonly places: Map<number, number>;
+
+  constructor(readonly data: SpoolData) {
+    this.places = new Map(data.placed);
+  }
+
+  get length(): number {
+    return this.data.count;
+  }
+
+  get counts(): SeverityCounts {
+    return this.data.counts;
+  }
+
+  private rank(i: Item): number {
+    return i.h < 0 ? i.o : (this.places.get(i.h) ?? 0) + i.o;
+  }
+
+  *[Symbol.iterator](): Iterator<ReportDiagnostic> {
+    const { data } = this;
+    const fd = data.file !== undefined && data.runs.length ? fs.openSync(data.file, 'r') : undefined;
+    try {
+      let k = 0;
+      const sources: (() => Item | undefined)[] = [() => data.items[k++]];
+      if (fd !== undefined) for (const run of data.runs) {
+        const reader = new RunReader(fd, run);
+        sources.push(() => reader.take());
+      }
+      const heads = sources.map((take) => take());
+      for (;;) {
+        let best = -1;
+        for (let j = 0; j < heads.length; j++) {
+          const h = heads[j];
+          if (h && (best < 0 || h.s < heads[best]!.s || (h.s === heads[best]!.s && h.e < heads[best]!.e))) best = j;
+        }
+        if (best < 0) return;
+        const { s, e } = heads[best]!;
+        const group: Item[] = [];
+        for (let j = 0; j < heads.length; j++) {
+          while (heads[j] && heads[j]!.s === s && heads[j]!.e === e) {
+            group.push(heads[j]!);
+            heads[j] = sources[j]();
+          }
+        }
+        if (group.length > 1) group.sort((a, b) => this.rank(a) - this.rank(b));
+        for (const i of group) yield i.d;
+      }
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  dispose(): void {
+    removeSpool(this.data);
+  }
+}

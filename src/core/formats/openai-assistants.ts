@@ -1,0 +1,81 @@
+// OpenAI Assistants API run steps (`GET /v1/threads/{thread}/runs/{run}/steps`, and the `thread.run.step.*`
+// events of a streamed run): `{object: "thread.run.step", status, step_details: {type: "tool_calls", tool_calls:
+// [{id, type: "function", function: {name, arguments (JSON string), output}}]}}`. A function call carries its own
+// result: `output` is what the app submitted (null until then). A list (`{object: "list", data}`, newest first by
+// default) is read oldest first, by `created_at`. Code interpreter and file search steps run on OpenAI's side and
+// are not tool calls here. A step `failed` or `expired` with no output got none. A stream sends a step when it is
+// created and again when it completes: a call met again is read once, and its output when it first has one.
+import type { FormatAdapter } from './adapter';
+import { singleSession } from './adapter';
+import type { SessionBuilder } from './builder';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isPlainObject, str, type Obj } from './util';
+
+function isRunStep(v: unknown): v is Obj & { step_details: Obj } {
+  return isPlainObject(v) && v.object === 'thread.run.step' && isPlainObject(v.step_details);
+}
+
+/** The steps of a document, with their paths: one step, a list page, an array, or a streamed event's `data`. */
+function stepsOf(v: unknown): { step: Obj & { step_details: Obj }; path: JsonPath }[] | undefined {
+  if (isRunStep(v)) return [{ step: v, path: [] }];
+  if (isPlainObject(v) && isRunStep(v.data)) return [{ step: v.data, path: ['data'] }];
+  const list = isPlainObject(v) && v.object === 'list' && Array.isArray(v.data) ? { items: v.data, base: ['data'] } : Array.isArray(v) ? { items: v, base: [] } : undefined;
+  if (!list || list.items.length === 0 || !list.items.every(isRunStep)) return undefined;
+  const steps = list.items.map((step, i) => ({ step, path: [...list.base, i] }));
+  const time = (s: Obj) => (typeof s.created_at === 'number' ? s.created_at : 0);
+  return steps.sort((a, b) => time(a.step) - time(b.step));
+}
+
+/** Call ids read, and the ids whose output was read. */
+interface Seen {
+  calls: Set<string>;
+  outputs: Set<string>;
+}
+
+const newSeen = (): Seen => ({ calls: new Set(), outputs: new Set() });
+
+function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: Obj & { step_details: Obj }, seen: Seen): void {
+  const calls = step.step_details.tool_calls;
+  if (step.step_details.type !== 'tool_calls' || !Array.isArray(calls)) {
+    b.breakTurn();
+    return;
+  }
+  let turn: number | undefined;
+  calls.forEach((tc, i) => {
+    if (!isPlainObject(tc) || tc.type !== 'function' || !isPlainObject(tc.function) || typeof tc.function.name !== 'string') return;
+    const at = { doc, path: [...path, 'step_details', 'tool_calls', i] };
+    const id = str(tc.id);
+    if (id === undefined || !seen.calls.has(id)) {
+      turn ??= b.newTurn();
+      b.call({ name: tc.function.name, id, at, namePath: ['function', 'name'], argsPath: ['function', 'arguments'], args: tc.function.arguments, expect: 'string' }, turn);
+      if (id !== undefined) seen.calls.add(id);
+    }
+    if (typeof tc.function.output !== 'string' || (id !== undefined && seen.outputs.has(id))) return;
+    if (id !== undefined) seen.outputs.add(id);
+    b.result({ at, callId: id, payload: tc.function.output, payloadPath: ['function', 'output'] });
+  });
+}
+
+export const openaiAssistants: FormatAdapter = {
+  id: 'openai-assistants',
+  document: {
+    claims: (v) => stepsOf(v) !== undefined,
+    read(doc, emit) {
+      const seen = newSeen();
+      singleSession((b) => {
+        for (const { step, path } of stepsOf(doc.value) ?? []) readStep(b, doc, path, step, seen);
+      }, emit);
+    },
+  },
+  lines: {
+    claims: (v) => isRunStep(v) || (isPlainObject(v) && typeof v.event === 'string' && v.event.startsWith('thread.run.step.') && isRunStep(v.data)),
+    open({ builder }) {
+      const seen = newSeen();
+      return {
+        read(doc) {
+          for (const { step, path } of stepsOf(doc.value) ?? []) readStep(builder, doc, path, step, seen);
+        },
+      };
+    },
+  },
+};

@@ -1,0 +1,186 @@
+// HTTP recordings of many exchanges with a model API, as test recorders and browsers save them:
+// - HAR 1.2 (browser devtools "Save all as HAR", Polly.js): `{log: {entries: [{request: {method, url, postData:
+//   {mimeType, text}}, response: {status, content: {mimeType, text, encoding?}}}]}}`; a `content.encoding` of
+//   `base64` is a body this reader cannot point into, so it is skipped;
+// - VCR cassettes saved as JSON: Ruby VCR (and rVCR, vcr for R) `{http_interactions: [{request: {method, uri,
+//   body: {encoding, string}}, response: {status: {code}, body: {encoding, string}}}], recorded_with}` and VCR.py's
+//   JSON serializer `{interactions: [{request: {body (string or null), method, uri}, response: {body: {string},
+//   status: {code}}}], version}`; JavaScript recorders that write the same camelCased (`httpInteractions`, a string
+//   `body`, `bodyEncoding`: a `base64` body is skipped);
+// - nock recordings (nock.ts) of any provider (Bedrock's are read by the Bedrock reader).
+// Each request body holds the conversation so far and each response body what the model answered (JSON or a
+// server-sent-events text). Read in order into one conversation, a later request repeats what came before: a
+// call, result or text met again is an echo, read once (`mergeEchoes`).
+import type { AssistantText, Session, ToolCall, ToolResult } from '../model';
+import type { Doc, JsonPath } from '../parse/doc';
+import { isNockRecording, nockExchanges } from './nock';
+import { isPlainObject, type Obj } from './util';
+
+/** A body as recorded: the string (or already parsed value) at `path` of `doc`. */
+export interface RecordedBody {
+  doc: Doc;
+  path: JsonPath;
+  value: unknown;
+}
+
+export interface RecordedExchange {
+  request?: RecordedBody;
+  response?: RecordedBody;
+}
+
+const body = (doc: Doc, path: JsonPath, value: unknown): RecordedBody | undefined =>
+  value === undefined || value === null || value === '' ? undefined : { doc, path, value };
+
+function harExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
+  const log = v.log;
+  if (!isPlainObject(log) || !Array.isArray(log.entries)) return undefined;
+  const entries = log.entries;
+  if (!entries.every((e) => isPlainObject(e) && isPlainObject(e.request) && 'response' in e)) return undefined;
+  return entries.map((e, i) => {
+    const req = (e as Obj).request as Obj;
+    const res = (e as Obj).response;
+    const post = isPlainObject(req.postData) ? req.postData : undefined;
+    const content = isPlainObject(res) && isPlainObject(res.content) ? res.content : undefined;
+    const base64 = content?.encoding === 'base64';
+    return {
+      request: post ? body(doc, ['log', 'entries', i, 'request', 'postData', 'text'], post.text) : undefined,
+      response: content && !base64 ? body(doc, ['log', 'entries', i, 'response', 'content', 'text'], content.text) : undefined,
+    };
+  });
+}
+
+/** A VCR body: `{string}` (Ruby VCR, VCR.py responses; `base64_string` is skipped) or a plain string (VCR.py requests). */
+function vcrBody(doc: Doc, path: JsonPath, b: unknown, encoding: unknown): RecordedBody | undefined {
+  if (encoding === 'base64') return undefined;
+  if (typeof b === 'string') return body(doc, path, b);
+  if (isPlainObject(b) && typeof b.string === 'string') return body(doc, [...path, 'string'], b.string);
+  return undefined;
+}
+
+function vcrExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
+  const key = ['http_interactions', 'httpInteractions', 'interactions'].find((k) => Array.isArray(v[k]));
+  if (!key) return undefined;
+  const list = v[key] as unknown[];
+  if (!list.every((x) => isPlainObject(x) && isPlainObject(x.request) && isPlainObject(x.response))) return undefined;
+  return list.map((x, i) => {
+    const { request, response } = x as { request: Obj; response: Obj };
+    return {
+      request: vcrBody(doc, [key, i, 'request', 'body'], request.body, request.bodyEncoding),
+      response: vcrBody(doc, [key, i, 'response', 'body'], response.body, response.bodyEncoding),
+    };
+  });
+}
+
+/** The exchanges of a recording, in order; undefined when `doc` is not one. */
+export function recordedExchanges(doc: Doc): RecordedExchange[] | undefined {
+  const v = doc.value;
+  if (isNockRecording(v)) {
+    return nockExchanges(doc).map((x) => ({
+      request: x.request ? body(x.request.doc, x.request.path, x.request.value) : undefined,
+      response: x.response ? body(x.response.doc, x.response.path, x.response.value) : undefined,
+    }));
+  }
+  if (!isPlainObject(v)) return undefined;
+  const list = harExchanges(doc, v) ?? vcrExchanges(doc, v);
+  return list && list.length > 0 ? list : undefined;
+}
+
+/** A key that names a record across copies: its id where it has one, else what it says. */
+function callKey(c: ToolCall): string {
+  return c.id !== undefined ? `id ${c.id}` : `call ${c.name} ${JSON.stringify(c.args ?? c.argumentsRaw ?? null)}`;
+}
+
+/** Counts of keys, so that a record met N times in one part is N records once more than N were seen before. */
+class Seen {
+  private readonly counts = new Map<string, number>();
+  /** Which record of `key` the `nth` (0-based) occurrence in a part is, and whether it was met before (an echo);
+   *  a new one is counted. A response is never an echo: what the model answered is new, even the same call again. */
+  meet(key: string, nth: number, response: boolean): { echo: boolean; ordinal: number } {
+    const had = this.counts.get(key) ?? 0;
+    if (!response && nth < had) return { echo: true, ordinal: nth };
+    this.counts.set(key, had + 1);
+    return { echo: false, ordinal: had };
+  }
+}
+
+function occurrences<T>(items: T[], key: (t: T) => string): number[] {
+  const n = new Map<string, number>();
+  return items.map((t) => {
+    const k = key(t);
+    const i = n.get(k) ?? 0;
+    n.set(k, i + 1);
+    return i;
+  });
+}
+
+/** A session read out of one body, and whether the body was a response (else a request, which may echo). */
+export interface RecordedPart {
+  session: Session;
+  response: boolean;
+}
+
+/** One conversation from the sessions read out of a recording's bodies, in order, each echo read once. */
+export function mergeEchoes(recorded: RecordedPart[]): Session {
+  const parts = recorded.map((x) => x.session);
+  const out: Session = { calls: [], results: [], tools: [], turns: 0 };
+  const texts: AssistantText[] = [];
+  const calls = new Seen();
+  const results = new Seen();
+  const said = new Seen();
+  const firstCall = new Map<string, ToolCall>();
+  const toolNames = new Set<string>();
+  let lastNew = -1; // the part that brought the last new call
+  let lastText = -1; // the part that brought the last new text
+  parts.forEach((p, pi) => {
+    const turnOf = new Map<number, number>(); // the part's turns to the conversation's
+    const indexOf = new Map<number, number>(); // the part's call positions to the conversation's
+    const newTurnOf = new Map<number, number>(); // the part's turns that brought new calls
+    const nth = occurrences(p.calls, callKey);
+    p.calls.forEach((c, ci) => {
+      const key = callKey(c);
+      const met = calls.meet(key, nth[ci], recorded[pi].response);
+      if (met.echo) {
+        const first = firstCall.get(`${key}#${met.ordinal}`);
+        if (first) {
+          indexOf.set(c.index, first.index);
+          if (!turnOf.has(c.turn)) turnOf.set(c.turn, first.turn);
+        }
+        return;
+      }
+      let turn = newTurnOf.get(c.turn);
+      if (turn === undefined) {
+        turn = ++out.turns;
+        newTurnOf.set(c.turn, turn);
+        turnOf.set(c.turn, turn);
+      }
+      const call: ToolCall = { ...c, index: out.calls.length, turn };
+      indexOf.set(c.index, call.index);
+      firstCall.set(`${key}#${met.ordinal}`, call);
+      out.calls.push(call);
+      lastNew = pi;
+    });
+    const resultKey = (r: ToolResult) =>
+      r.callId !== undefined ? `id ${r.callId}` : r.callIndex !== undefined ? `at ${indexOf.get(r.callIndex) ?? r.callIndex}` : `body ${JSON.stringify(r.payload ?? null)}`;
+    const rn = occurrences(p.results, resultKey);
+    p.results.forEach((r, ri) => {
+      if (results.meet(resultKey(r), rn[ri], recorded[pi].response).echo) return;
+      out.results.push({ ...r, turn: turnOf.get(r.turn) ?? out.turns, callIndex: r.callIndex === undefined ? undefined : indexOf.get(r.callIndex) ?? r.callIndex });
+    });
+    const tn = occurrences(p.texts ?? [], (t) => t.text);
+    (p.texts ?? []).forEach((t, ti) => {
+      if (said.meet(t.text, tn[ti], recorded[pi].response).echo) return;
+      texts.push({ ...t, turn: turnOf.get(t.turn) ?? out.turns });
+      lastText = pi;
+    });
+    for (const t of p.tools) {
+      if (toolNames.has(t.name)) continue; // every request repeats the tool list: one definition per name
+      toolNames.add(t.name);
+      out.tools.push(t);
+    }
+    if (p.linksStated) out.linksStated = true;
+  });
+  if (texts.length > 0) out.texts = texts;
+  // the conversation went on after its last call when a later body said something new, or a body from there on says so
+  if (lastText > lastNew || parts.slice(Math.max(lastNew, 0)).some((p) => p.continuedAfterCalls)) out.continuedAfterCalls = true;
+  return out;
+}
