@@ -22,6 +22,7 @@ import { inferCommand } from './infer';
 import { compareCommand } from './compare';
 import { tableCommand } from './table';
 import { markdownLinks } from './links';
+import { leaveNoTemporariesOnSignal } from './atomic';
 
 const VERSION = '0.1.0';
 
@@ -84,6 +85,7 @@ async function check(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
+  leaveNoTemporariesOnSignal();
   const { config, root, readAs, severity } = await checkingSettings(values, {
     failOn: values['fail-on'] === undefined ? undefined : oneOf<Severity | 'never'>('fail-on', values['fail-on'], ['error', 'warning', 'info', 'never'] as const, 'error'),
   });

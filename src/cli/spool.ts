@@ -37,6 +37,20 @@ export interface SpoolData {
 
 let spools = 0;
 
+/** What this process's spool files are named from (its threads share the pid), so that all can be found at once. */
+const PREFIX = `contract-guard-${process.pid}-`;
+
+/** Removes every spool file of this process: a run stopped by a signal leaves none behind in the temp folder. */
+export function removeProcessSpools(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(os.tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(PREFIX) && name.endsWith('.spool')) fs.rmSync(path.join(os.tmpdir(), name), { force: true });
+}
+
 export class DiagnosticSpool {
   private items: Item[] = [];
   private fd?: number;
@@ -76,7 +90,7 @@ export class DiagnosticSpool {
     const items = sortBySpan(this.items);
     this.items = [];
     if (this.fd === undefined) {
-      this.file = path.join(os.tmpdir(), `contract-guard-${process.pid}-${Date.now().toString(36)}-${spools++}-${Math.random().toString(36).slice(2)}.spool`);
+      this.file = path.join(os.tmpdir(), `${PREFIX}${Date.now().toString(36)}-${spools++}-${Math.random().toString(36).slice(2)}.spool`);
       this.fd = fs.openSync(this.file, 'wx', 0o600);
     }
     const text = items.map((i) => JSON.stringify([i.s, i.e, i.o, i.h, i.d])).join('\n') + '\n';

@@ -4,8 +4,8 @@
 // whole and sorted, whatever the spool's bound.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { TraceChecker, type Finding, type ReportDiagnostic } from '../../src/core';
@@ -157,5 +157,27 @@ describe('check: the report through a spool', () => {
         if (format === 'json' && extra.length) assert.ok((JSON.parse(held.stdout) as { summary: { baselined: number } }).summary.baselined > 0, 'the baseline accepts some');
       }
     }
+  });
+
+  it('leaves no spool file and no temporary report behind when the run is stopped by SIGTERM (exit 143)', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number, seed?: number, options?: { sessionTurns?: number; sidechains?: number }) => unknown };
+    const big = path.join(dir, 'long-session.jsonl');
+    generateClaudeCode(big, 8, 11, { sessionTurns: Infinity, sidechains: 0 });
+    const env = { ...process.env, CONTRACT_GUARD_THREADS: 'never', CONTRACT_GUARD_SPOOL_ITEMS: '5' };
+    const child = spawn(process.execPath, [CLI, 'check', big, '--contracts', 'fixtures/contracts', '--format', 'json', '--output', path.join(dir, 'out.json')], { cwd: ROOT, env, stdio: 'ignore' });
+    const mine = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`contract-guard-${child.pid}-`) && n.endsWith('.spool'));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    let seen = false;
+    for (let i = 0; i < 600 && !seen && child.exitCode === null; i++) {
+      seen = mine().length > 0;
+      if (!seen) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(seen, 'the run wrote a spool file before it was stopped');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 143);
+    assert.deepEqual(mine(), []);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), [], 'the report being written in place is gone too');
+    assert.ok(!existsSync(path.join(dir, 'out.json')), 'and the report was never put in place');
   });
 });
