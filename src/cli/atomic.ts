@@ -9,7 +9,11 @@ const temporaries = new Set<string>();
 
 /** On SIGINT or SIGTERM: no temporary file is left behind (writes in place, spools of findings), and the process
  *  ends as the signal would have ended it (128 + the signal's number). */
+let onSignal = false;
+
 export function leaveNoTemporariesOnSignal(): void {
+  if (onSignal) return; // once a process, however many checks it runs
+  onSignal = true;
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.once(signal, () => {
       for (const file of temporaries) rmSync(file, { force: true });

@@ -5,8 +5,8 @@
 // (FileResult.apart). The groups are put together only when one line reader read them all and no two share a
 // trace; else the document is checked whole on one thread. Finding offsets are the file's: lines come from the
 // index this thread builds while it reads.
-import { DEFAULT_STREAM_LIMITS, DocumentSplitter, isIgnored, LineIndex, partDoc, SplitError, SplitLimit, toDiagnostic, TraceChecker, type CheckOptions, type Doc, type Part } from '../core';
-import { spooledEntry, type EntrySettings, type FileReport } from './entry';
+import { DEFAULT_STREAM_LIMITS, DocumentSplitter, LineIndex, partDoc, SplitError, SplitLimit, TraceChecker, type CheckOptions, type Doc, type Part } from '../core';
+import { diagnosticOf, spooledEntry, type EntrySettings, type FileReport } from './entry';
 import { DiagnosticSpool, removeSpool, spoolSink } from './spool';
 import { decodedText } from './stream';
 import type { PartsJob, PartsReply } from './threads';
@@ -61,7 +61,7 @@ export async function checkByParts(t: Target, entry: EntrySettings, io: PartsIo)
   // each group's findings as diagnostics, in the order of the groups, as they come (a whole read's order: by span,
   // then as made), never all held
   const spool = new DiagnosticSpool();
-  const sink = spoolSink(spool, (f) => (isIgnored(entry.ignore, f, t.rel) ? undefined : toDiagnostic(f, index)));
+  const sink = spoolSink(spool, (f) => diagnosticOf(f, index, t.rel, entry));
   let order = 0;
   let calls = 0;
   let kept = Promise.resolve();

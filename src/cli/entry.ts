@@ -14,10 +14,19 @@ export interface EntrySettings {
   readAs?: string;
 }
 
-/** The diagnostics of findings the ignore rules keep (`rel`: the trace's path relative to the config's folder). */
+/** The diagnostic of a finding, or undefined when the ignore rules drop it (`rel`: the trace's path relative to the
+ *  config's folder). */
+export function diagnosticOf(f: Finding, index: Pick<LineIndex, 'position'>, rel: string, s: EntrySettings): ReportDiagnostic | undefined {
+  return isIgnored(s.ignore, f, rel) ? undefined : toDiagnostic(f, index);
+}
+
+/** The diagnostics of findings the ignore rules keep. */
 export function diagnosticsOf(findings: readonly Finding[], index: Pick<LineIndex, 'position'>, rel: string, s: EntrySettings): ReportDiagnostic[] {
   const out: ReportDiagnostic[] = [];
-  for (const f of findings) if (!isIgnored(s.ignore, f, rel)) out.push(toDiagnostic(f, index));
+  for (const f of findings) {
+    const d = diagnosticOf(f, index, rel, s);
+    if (d) out.push(d);
+  }
   return out;
 }
 
@@ -47,7 +56,7 @@ export interface SpooledFile {
 /** Check a file from disk into its entry, its findings spooled as they are made (never all held). */
 export async function checkedEntry(t: { file: string; shown: string; rel: string; wanted: boolean }, options: CheckOptions, s: EntrySettings): Promise<SpooledFile> {
   let spool: DiagnosticSpool | undefined;
-  const out = (index: LineIndex) => spoolSink((spool = new DiagnosticSpool()), (f) => (isIgnored(s.ignore, f, t.rel) ? undefined : toDiagnostic(f, index)));
+  const out = (index: LineIndex) => spoolSink((spool = new DiagnosticSpool()), (f) => diagnosticOf(f, index, t.rel, s));
   const { result, index } = await checkFile(t.file, options, out);
   if (result.findings.length && spool) spool.discard(); // the result was replaced (a gzip stream broken midway)
   if (!spool || result.findings.length) {

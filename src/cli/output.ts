@@ -74,18 +74,17 @@ export class ReportOutput {
       await new Promise<void>((resolve, reject) => stream.write('', (e) => (e ? reject(e) : resolve())));
       return;
     }
-    closeSync(this.target!.fd);
-    await fs.rename(this.target!.tmp, this.target!.file);
+    const target = this.target!;
+    closeSync(target.fd);
+    target.fd = -1; // closed: an abort after a failed rename must not close the number again (it may be reused)
+    await fs.rename(target.tmp, target.file);
   }
 
   /** The run failed: a file target keeps its old content (the temporary file is removed). */
   async abort(): Promise<void> {
     if (!this.target) return;
-    try {
-      closeSync(this.target.fd);
-    } catch {
-      // already closed (the failure came after close)
-    }
+    if (this.target.fd >= 0) closeSync(this.target.fd);
+    this.target.fd = -1;
     await fs.rm(this.target.tmp, { force: true });
   }
 }

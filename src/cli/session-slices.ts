@@ -4,8 +4,7 @@
 // thread reads its slice apart (CheckOptions.apart) and says which sessions its lines belong to (FileResult.apart).
 // The slices are put together only when they were all read by one line reader and no two share a session; else
 // the file is checked whole (as soon as two slices share one, no more slices are handed out).
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { fileStream } from './stream';
 import type { FileReport } from './entry';
 import type { SliceReply } from './threads';
 
@@ -98,7 +97,6 @@ export async function checkBySessions(file: string, gzip: boolean, io: SliceIo):
   let searched = 0;
   let sent = false;
   let whole: string | undefined;
-  const source = createReadStream(file, { highWaterMark: 1 << 20 });
   const cut = async (at: number) => {
     const bytes = new Uint8Array(held.subarray(0, at)); // a copy in an ArrayBuffer of its own: moved to the thread
     held = held.subarray(at);
@@ -108,7 +106,8 @@ export async function checkBySessions(file: string, gzip: boolean, io: SliceIo):
     parts.push(later.result);
     sent = true;
   };
-  for await (const piece of gzip ? source.pipe(createGunzip()) : source) {
+  const source = fileStream(file, gzip);
+  for await (const piece of source) {
     if (apart.broken) break; // two slices share a session: the rest is not worth cutting
     held = concat(held, piece as Buffer);
     if (held.length < SESSION_SLICE_BYTES) continue;

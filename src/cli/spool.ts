@@ -133,6 +133,58 @@ export function removeSpool(data: SpoolData): void {
   if (data.file) fs.rmSync(data.file, { force: true });
 }
 
+/** What the read buffers of a spool's runs may take together, at most 64 KB each. */
+const READ_BUDGET = 8 << 20;
+
+/** A binary min-heap of the sources' current items, by span; ties by source, so a group pops in source order. */
+class HeadHeap {
+  private readonly heads: { item: Item; j: number }[] = [];
+
+  get size(): number {
+    return this.heads.length;
+  }
+
+  get top(): { item: Item; j: number } | undefined {
+    return this.heads[0];
+  }
+
+  private less(a: { item: Item; j: number }, b: { item: Item; j: number }): boolean {
+    return a.item.s !== b.item.s ? a.item.s < b.item.s : a.item.e !== b.item.e ? a.item.e < b.item.e : a.j < b.j;
+  }
+
+  push(item: Item | undefined, j: number): void {
+    if (!item) return; // that source is done
+    const h = this.heads;
+    h.push({ item, j });
+    for (let i = h.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (!this.less(h[i], h[up])) break;
+      [h[i], h[up]] = [h[up], h[i]];
+      i = up;
+    }
+  }
+
+  pop(): { item: Item; j: number } {
+    const h = this.heads;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length) {
+      h[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
 /** Reads one run of the spool's file a piece at a time. */
 class RunReader {
   private at: number;
@@ -144,10 +196,10 @@ class RunReader {
   private readonly decoder = new StringDecoder('utf8');
   private readonly buf: Buffer;
 
-  constructor(private readonly fd: number, [start, length]: [number, number]) {
+  constructor(private readonly fd: number, [start, length]: [number, number], piece: number) {
     this.at = start;
     this.end = start + length;
-    this.buf = Buffer.allocUnsafeSlow(Math.min(1 << 16, Math.max(1, length)));
+    this.buf = Buffer.allocUnsafeSlow(Math.min(piece, Math.max(1, length)));
   }
 
   take(): Item | undefined {
@@ -197,28 +249,27 @@ export class SpooledDiagnostics implements Iterable<ReportDiagnostic> {
     try {
       let k = 0;
       const sources: (() => Item | undefined)[] = [() => data.items[k++]];
+      // the runs' read buffers share a budget: many runs (a long trace of many findings) read in smaller pieces
+      const piece = Math.max(4096, Math.min(1 << 16, Math.floor(READ_BUDGET / Math.max(1, data.runs.length))));
       if (fd !== undefined) for (const run of data.runs) {
-        const reader = new RunReader(fd, run);
+        const reader = new RunReader(fd, run, piece);
         sources.push(() => reader.take());
       }
-      const heads = sources.map((take) => take());
-      for (;;) {
-        let best = -1;
-        for (let j = 0; j < heads.length; j++) {
-          const h = heads[j];
-          if (h && (best < 0 || h.s < heads[best]!.s || (h.s === heads[best]!.s && h.e < heads[best]!.e))) best = j;
+      // a heap of the sources' heads by span: each item costs log(runs), not runs
+      const heap = new HeadHeap();
+      sources.forEach((take, j) => heap.push(take(), j));
+      const group: { item: Item; j: number }[] = [];
+      while (heap.size) {
+        const { s, e } = heap.top!.item;
+        group.length = 0;
+        while (heap.size && heap.top!.item.s === s && heap.top!.item.e === e) {
+          const head = heap.pop();
+          group.push(head);
+          heap.push(sources[head.j](), head.j);
         }
-        if (best < 0) return;
-        const { s, e } = heads[best]!;
-        const group: Item[] = [];
-        for (let j = 0; j < heads.length; j++) {
-          while (heads[j] && heads[j]!.s === s && heads[j]!.e === e) {
-            group.push(heads[j]!);
-            heads[j] = sources[j]();
-          }
-        }
-        if (group.length > 1) group.sort((a, b) => this.rank(a) - this.rank(b));
-        for (const i of group) yield i.d;
+        // ties of span in the order they were made; the same rank, in the order of their sources (as stored)
+        if (group.length > 1) group.sort((a, b) => this.rank(a.item) - this.rank(b.item) || a.j - b.j);
+        for (const g of group) yield g.item.d;
       }
     } finally {
       if (fd !== undefined) fs.closeSync(fd);

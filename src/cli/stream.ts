@@ -2,6 +2,7 @@
 // when small, else as it streams, in parts (core/bytes.ts checkDocumentStream). Which one a file is, is decided from its first bytes
 // (parse/reader shapeFromHead), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
+import { pipeline, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';
 import { createGunzip } from 'node:zlib';
@@ -93,10 +94,7 @@ async function checkDocumentFile(file: string, gzip: boolean, options: CheckOpti
   const addLines = (text: string, offset: number) => {
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) index.addLineStart(offset + nl + 1);
   };
-  const open = () => {
-    const source = createReadStream(file, { highWaterMark: 1 << 20 });
-    return (gzip ? source.pipe(createGunzip()) : source) as AsyncIterable<Uint8Array>;
-  };
+  const open = () => fileStream(file, gzip) as AsyncIterable<Uint8Array>;
   try {
     const { result, text, lines } = await checkDocumentStream(open, options, processLimits(), addLines);
     if (lines) return undefined;
@@ -127,6 +125,16 @@ export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<
   yield decoder.end();
 }
 
+/** A file's bytes as a stream, through zlib for a `.gz`: joined by `pipeline`, so that a read error reaches the
+ *  reader of the stream (one line, not an uncaught error) and a reader that stops early closes the file too. */
+export function fileStream(file: string, gzip: boolean): Readable {
+  const source = createReadStream(file, { highWaterMark: 1 << 20 });
+  if (!gzip) return source;
+  const gunzip = createGunzip();
+  pipeline(source, gunzip, () => undefined); // an error is the gunzip's, which its reader sees
+  return gunzip;
+}
+
 /**
  * A file's bytes as they are read (through zlib for a `.gz`). A plain file is read into one buffer, again and
  * again: each piece is valid only until the next is asked for (a caller that keeps bytes copies them). A fresh
@@ -135,7 +143,7 @@ export async function* decodedText(file: string, gzip: boolean): AsyncGenerator<
  */
 export async function* fileBytes(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
   if (gzip) {
-    for await (const buf of createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip())) yield buf as Buffer;
+    for await (const buf of fileStream(file, true)) yield buf as Buffer;
     return;
   }
   const handle = await fs.open(file, 'r');

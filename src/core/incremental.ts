@@ -123,7 +123,7 @@ export class LineIndependentTrace {
   update(doc: LineSource, stats?: PatchStats): FileResult | undefined {
     if (doc.lineCount !== this.entries.length) return undefined;
     if (this.dirty > MAX_CHANGED_LINES || this.removed.length > MAX_CHANGED_LINES) return undefined;
-    // a text with one line of content or none is read as one document, not as lines (readingOf): check it whole
+    // a text with one line of content or none may read as one document (readingOf asks its first line): whole
     let content = 0;
     for (let i = 0; i < this.entries.length && content < 2; i++) if ((this.entries[i].text ?? doc.lineText(i)).trim() !== '') content++;
     if (content < 2) return undefined;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CORPUS, ROOT } from './helpers';
+import { benchTraces, CORPUS, ROOT } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
@@ -55,8 +55,7 @@ describe('check --jobs', () => {
   it('large traces: a fine-tune JSONL in slices and a Claude Code log whole give the same report', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { generate } = require(path.join(ROOT, 'test', 'bench', 'generate.js')) as { generate: (f: string, mb: number, contracts: string) => { calls: number } };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number) => { calls: number } };
+    const { generateClaudeCode } = benchTraces();
     const fine = path.join(dir, 'finetune.jsonl');
     const cc = path.join(dir, 'claude.jsonl');
     const calls = generate(fine, 6, path.join(ROOT, 'fixtures', 'contracts')).calls;
@@ -74,8 +73,7 @@ describe('check --jobs', () => {
   });
 
   it('a thread out of memory is one line and exit 2, never a V8 crash', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number) => unknown };
+    const { generateClaudeCode } = benchTraces();
     const cc = path.join(dir, 'oom.jsonl');
     generateClaudeCode(cc, 8);
     const r = spawnSync(process.execPath, [CLI, 'check', cc, '--contracts', 'fixtures/contracts', '--jobs', '1'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CONTRACT_GUARD_THREADS: 'always', CONTRACT_GUARD_THREAD_HEAP_MB: '8' } });

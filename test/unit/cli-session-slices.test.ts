@@ -12,15 +12,11 @@ import * as path from 'node:path';
 import { TraceChecker } from '../../src/core';
 import { sessionCut } from '../../src/cli/session-slices';
 import { claudeCodeAssistant, claudeCodeLine, claudeCodeResult, claudeCodeUser } from './builders';
-import { ROOT } from './helpers';
+import { benchTraces, ROOT } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const bench = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as {
-  generateClaudeCode: (f: string, mb: number, seed?: number, options?: { sessionTurns?: number; sidechains?: number }) => { calls: number };
-  generateOtlp: (f: string, mb: number) => { calls: number };
-};
+const bench = benchTraces();
 
 function run(file: string, threads: 'always' | 'never', jobs: string) {
   const env = { ...process.env, CONTRACT_GUARD_THREADS: threads, CONTRACT_GUARD_SLICE_BYTES: String(1 << 20), CONTRACT_GUARD_SLICE_LOG: '1' };

@@ -91,3 +91,14 @@ export function traceFilesIn(folders: string[], name: RegExp): { name: string; t
   for (const f of folders) walk(f === 'corpus' ? CORPUS : path.join(ROOT, f), f);
   return out;
 }
+
+/** The bench's trace generators (test/bench/formats.js), for tests that need large generated traces. */
+export interface BenchTraces {
+  generateClaudeCode: (file: string, mb: number, seed?: number, options?: { sessionTurns?: number; sidechains?: number }) => { calls: number };
+  generateOtlp: (file: string, mb: number) => { calls: number };
+}
+
+export function benchTraces(): BenchTraces {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(ROOT, 'test', 'bench', 'formats.js')) as BenchTraces;
+}

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { TraceChecker, type Finding, type ReportDiagnostic } from '../../src/core';
 import { IdTable } from '../../src/core/id-table';
 import { DiagnosticSpool, SpooledDiagnostics } from '../../src/cli/spool';
-import { fixtureContracts, ROOT } from './helpers';
+import { benchTraces, fixtureContracts, ROOT } from './helpers';
 
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 
@@ -129,8 +129,7 @@ describe('check: the report through a spool', () => {
 
   it('is the same report in every format, with a baseline too, when the spool writes runs every 5 findings', () => {
     assert.ok(existsSync(CLI), 'dist/cli.js is built by `npm run build`');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number, seed?: number, options?: { sessionTurns?: number; sidechains?: number }) => unknown };
+    const { generateClaudeCode } = benchTraces();
     const one = path.join(dir, 'one-session.jsonl');
     generateClaudeCode(one, 1, 7, { sessionTurns: Infinity, sidechains: 0 });
     const baseline = path.join(dir, 'baseline.json');
@@ -160,8 +159,7 @@ describe('check: the report through a spool', () => {
   });
 
   it('leaves no spool file and no temporary report behind when the run is stopped by SIGTERM (exit 143)', async () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { generateClaudeCode } = require(path.join(ROOT, 'test', 'bench', 'formats.js')) as { generateClaudeCode: (f: string, mb: number, seed?: number, options?: { sessionTurns?: number; sidechains?: number }) => unknown };
+    const { generateClaudeCode } = benchTraces();
     const big = path.join(dir, 'long-session.jsonl');
     generateClaudeCode(big, 8, 11, { sessionTurns: Infinity, sidechains: 0 });
     const env = { ...process.env, CONTRACT_GUARD_THREADS: 'never', CONTRACT_GUARD_SPOOL_ITEMS: '5' };

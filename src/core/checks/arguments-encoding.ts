@@ -20,8 +20,8 @@ export const argumentsEncoding: Check = {
   example: { input: '{"name": "get_weather", "arguments": "```json\\n{\\"city\\": \\"Oslo\\"}\\n```"}', message: 'arguments of get_weather are wrapped in a markdown code fence' },
   run(ctx) {
     for (const call of ctx.session.calls) {
-      // only an `{"input": ...}` wrapper reads as another encoding through effectiveArgs
-      if (call.encoding !== 'input-wrapper' && !WHY[call.encoding]) continue;
+      // a plain object stays one through effectiveArgs (only an `{"input": ...}` wrapper may read as another)
+      if (!WHY[call.encoding]) continue;
       const { encoding, args } = ctx.effectiveArgs(call);
       const why = WHY[encoding];
       if (!why) continue;

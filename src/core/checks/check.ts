@@ -163,9 +163,9 @@ export class SessionContext {
   }
 
   effectiveArgs(call: ToolCall): EffectiveArgs {
-    const schema = this.contractFor(call.name)?.contract.arguments as { properties?: Record<string, unknown> } | undefined;
     // `{"input": ...}` is a wrapper only when the contract does not itself declare an `input` argument.
-    if (call.encoding === 'input-wrapper' && typeof schema?.properties === 'object' && schema.properties !== null && 'input' in schema.properties) {
+    const schema = call.encoding === 'input-wrapper' ? (this.contractFor(call.name)?.contract.arguments as { properties?: Record<string, unknown> } | undefined) : undefined;
+    if (typeof schema?.properties === 'object' && schema.properties !== null && 'input' in schema.properties) {
       let outer: unknown = call.argsAt.doc.value;
       for (const seg of call.argsAt.path) outer = (outer as Record<string | number, unknown>)[seg];
       return { encoding: 'object', args: outer, doc: call.argsAt.doc, path: call.argsAt.path };

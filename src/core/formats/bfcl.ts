@@ -50,7 +50,8 @@ const BFCL_ID = /^(?:simple|multiple|parallel|irrelevance|live_|multi_turn_|java
 
 function isResultEntry(v: unknown): v is Obj & { id: string } {
   if (!isPlainObject(v) || typeof v.id !== 'string' || !('result' in v) || 'question' in v || 'ground_truth' in v || 'jsonrpc' in v) return false;
-  return BFCL_ID.test(v.id) || 'latency' in v || 'input_token_count' in v;
+  // an id of BFCL's categories, or the token counts its result writer adds (a bare `latency` is any API log's)
+  return BFCL_ID.test(v.id) || ('input_token_count' in v && 'output_token_count' in v);
 }
 
 /** One step's answer: `{name: args}` objects (function calling) or Python-syntax text (prompting). */

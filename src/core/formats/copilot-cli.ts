@@ -182,7 +182,8 @@ function readChatSession(b: SessionBuilder, doc: Doc, v: Obj & { requests: Obj[]
     b.breakTurn(); // each request is the user's new message
     const rounds = roundsOf(r) ?? [];
     const metaPath: JsonPath = ['requests', i, 'result', 'metadata'];
-    const meta = (r.result as Obj).metadata as Obj | undefined;
+    // a cancelled or pending request has no result
+    const meta = isPlainObject(r.result) ? (r.result.metadata as Obj | undefined) : undefined;
     const results = meta && isPlainObject(meta.toolCallResults) ? meta.toolCallResults : {};
     rounds.forEach((round, j) => {
       if (!isPlainObject(round) || !Array.isArray(round.toolCalls) || round.toolCalls.length === 0) return;

@@ -236,7 +236,9 @@ export const langfuse: FormatAdapter = {
         const byTrace = new Map<string, Entries>();
         v.data.forEach((o, i) => {
           const key = o.traceId as string;
-          byTrace.set(key, [...(byTrace.get(key) ?? []), { o, path: ['data', i] }]);
+          const entries = byTrace.get(key);
+          if (entries) entries.push({ o, path: ['data', i] });
+          else byTrace.set(key, [{ o, path: ['data', i] }]);
         });
         for (const [key, entries] of byTrace) readExport(sessions.get(key), doc, entries);
         sessions.emitAll(emit);

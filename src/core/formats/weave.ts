@@ -68,7 +68,9 @@ const callLines: LineFormat = {
       read(doc) {
         if (!isCall(doc.value)) return;
         const key = str(doc.value.trace_id) ?? '';
-        byTrace.set(key, [...(byTrace.get(key) ?? []), doc]);
+        const docs = byTrace.get(key);
+        if (docs) docs.push(doc);
+        else byTrace.set(key, [doc]);
       },
       finish() {
         for (const [key, docs] of byTrace) readTrace(sink.sessionFor(key), docs);
