@@ -11,11 +11,12 @@ import { checkedEntry, spooledEntry, type EntrySettings, type FileReport } from 
 import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
+import { CHECK_HEAP_FLAGS } from './heap-flags';
 export { defaultJobs } from './pool';
 import { DiagnosticSpool } from './spool';
 import { LineBytes } from './line-bytes';
 import { fileBytes, readsAsJsonl } from './stream';
-import { checkBySessions } from './session-slices';
+import { checkBySessions, firstLineNamesSession, type SliceSink } from './session-slices';
 import { checkByParts, type PartsIo } from './document-parts';
 import type { FileJob, PartsReply, SliceJob, SliceReply, ThreadAnswer, ThreadJob, ThreadReply, ThreadSettings } from './threads';
 
@@ -70,7 +71,8 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<FileReport
   const size = Math.max(1, Math.min(run.jobs, big ? run.jobs : run.targets.length));
   // each thread's heap: a share of the memory, 512 MB to 4 GB (CONTRACT_GUARD_THREAD_HEAP_MB sets it, for tests)
   const heapMb = Number(process.env.CONTRACT_GUARD_THREAD_HEAP_MB) || Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
-  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, run.settings, heapMb);
+  // the threads set the run's V8 flags again as they start (heap-flags.ts)
+  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb);
   try {
     const entry = run.settings.entry;
     yield* inOrder(run.targets, (t, i) => checkOnThreads(pool, t, entry, sizes[i] >= SLICE_FROM_BYTES && size > 1), Math.max(8, 4 * size));
@@ -182,16 +184,26 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
   // each slice's part is merged once those before it are (the parts are not kept)
   let merging = Promise.resolve();
   const bytesRead = new LineBytes();
-  const sender = sliceSender(pool, t, name);
+  const sender = sliceSender(pool, t, name, (b) => bytesRead.recycle(b));
   const send = async (bytes: Uint8Array): Promise<Later<SlicePart>> => {
     const later = await sender(bytes);
     merging = merging.then(() => later.result).then((p) => merge.add(p));
     merging.catch(() => undefined); // awaited at the end; not an unhandled rejection meanwhile
     return later;
   };
+  // lines of separate sessions: slices cut at sessions (session-slices.ts)
+  const bySessions = () => checkBySessions(t.file, gzip, { sender: (recycle) => sliceSender(pool, t, name, recycle), whole: () => wholeFile(pool, t), merge: () => sessionMerge(t, entry) });
   let probed = false;
+  let looked = false;
   for await (const piece of fileBytes(t.file, gzip)) {
     bytesRead.push(piece);
+    if (!looked) {
+      // a first line naming a sessionId (a Claude Code log): cut at sessions at once, both threads busy from the
+      // start, instead of waiting for a probe's thread to start and answer (~0.5 s of one core on 100 MB)
+      const named = firstLineNamesSession(bytesRead.view());
+      looked = named !== undefined;
+      if (named) return bySessions();
+    }
     if (bytesRead.size < (probed ? SLICE_BYTES : PROBE_BYTES)) continue;
     const bytes = bytesRead.cut();
     if (bytes === undefined) continue; // one line longer than a slice: it grows until its end
@@ -202,8 +214,7 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
       if (probe?.alone === undefined) {
         merge.discard();
         if (!probe?.apart) return undefined; // the lines do not stand alone (or the probe failed): whole
-        // lines of separate sessions: slices cut at sessions (session-slices.ts)
-        return checkBySessions(t.file, gzip, { send: sliceSender(pool, t, name), whole: () => wholeFile(pool, t), merge: (done, reader) => merged(t, done, entry, reader)! });
+        return bySessions();
       }
     }
   }
@@ -212,12 +223,15 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
   return { result: merging.then(() => merge.entry(t, entry) ?? wholeFile(pool, t)) };
 }
 
-/** Hands jobs of one file to the pool in order, each answered with a `part`; returns once at most two per thread
- *  are out. */
-function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): (job: ThreadJob, transfer?: ArrayBuffer[]) => Promise<Later<R>> {
+/** Hands jobs of one file to the pool in order, each answered with a `part` (`onReply` sees the whole reply
+ *  first); returns once at most two per thread are out. */
+function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer?: ArrayBuffer[]) => Promise<Later<R>> {
   const out = new Set<Promise<unknown>>();
   return async (job, transfer) => {
-    const p = ask(pool, job, t, transfer).then((a) => (a as unknown as { part: R }).part);
+    const p = ask(pool, job, t, transfer).then((a) => {
+      onReply?.(a);
+      return (a as unknown as { part: R }).part;
+    });
     p.catch(() => undefined);
     out.add(p);
     void p.finally(() => out.delete(p)).catch(() => undefined);
@@ -226,15 +240,28 @@ function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): (
   };
 }
 
-/** Slices of a file for the pool, in file order (the first starts the file). */
-function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, name: string): (bytes: Uint8Array) => Promise<Later<SlicePart>> {
-  const send = outbox<SlicePart>(pool, t);
+/** Slices of a file for the pool, in file order (the first starts the file). Each slice's bytes are a view at the
+ *  start of an ArrayBuffer of their own (moved to the thread); `recycle` gets the buffer back with the reply. */
+function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, name: string, recycle?: (buffer: ArrayBuffer) => void): (bytes: Uint8Array) => Promise<Later<SlicePart>> {
+  const send = outbox<SlicePart>(pool, t, (a) => {
+    if (a.kind === 'slice' && a.bytes) recycle?.(a.bytes);
+  });
   let first = true;
+  let line = 0;
   return (bytes) => {
-    const job: SliceJob = { kind: 'slice', bytes: bytes.buffer as ArrayBuffer, first, name, rel: t.rel };
+    const own = bytes.byteOffset === 0 ? bytes : bytes.slice();
+    const job: SliceJob = { kind: 'slice', bytes: own.buffer as ArrayBuffer, length: own.byteLength, line, first, name, rel: t.rel };
     first = false;
+    line += newlinesIn(own); // counted before the bytes move
     return send(job, [job.bytes]);
   };
+}
+
+function newlinesIn(bytes: Uint8Array): number {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let n = 0;
+  for (let at = buf.indexOf(10); at !== -1; at = buf.indexOf(10, at + 1)) n++;
+  return n;
 }
 
 /** What document-parts.ts borrows to check a document's groups of parts on the threads. */
@@ -247,52 +274,47 @@ function partsIo(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): Par
   };
 }
 
-/** The slices as one file's entry, when they read as the whole would (one reader, or none, for all of them;
- *  `apart`: the one line reader of slices cut at sessions, which session-slices.ts checked). */
-function merged(t: TraceTarget, parts: SlicePart[], entry: EntrySettings, apart?: string): FileReport | undefined {
-  const merge = new SliceMerge(apart);
-  for (const p of parts) merge.add(p);
-  return merge.entry(t, entry);
+/** Slices cut at sessions, put together as they come (session-slices.ts checks that they read as the whole: one
+ *  line reader for all, no session shared, and names that reader at the end). */
+function sessionMerge(t: TraceTarget, entry: EntrySettings): SliceSink {
+  const merge = new SliceMerge(true);
+  return { add: (p) => merge.add(p), entry: (reader) => merge.entry(t, entry, reader)!, discard: () => merge.discard() };
 }
 
-/** Slices put together in file order as they come back: their diagnostics go to a spool at once (lines shifted by
- *  the slices before), so a file's diagnostics are never all held; which reader read them is decided as they come. */
+/** Slices put together in file order as they come back: their diagnostics (the spool's lines, made on the threads)
+ *  go to a spool at once, so a file's diagnostics are never all held; which reader read them is decided as they
+ *  come. */
 class SliceMerge {
   private readonly spool = new DiagnosticSpool();
   private calls = 0;
-  private lines = 0;
   private reader: string;
   private broken = false;
 
-  constructor(private readonly apart?: string) {
-    this.reader = apart ?? '';
+  /** `apart`: slices cut at sessions, whose reader session-slices.ts decides. */
+  constructor(private readonly apart = false) {
+    this.reader = '';
   }
 
   add(p: SlicePart): void {
     if (this.broken) return;
-    if (this.apart === undefined) {
+    if (!this.apart) {
       if (p.alone === undefined || (p.alone !== '' && this.reader !== '' && p.alone !== this.reader)) {
         this.broken = true; // the file is checked whole instead
         return;
       }
       if (p.alone !== '') this.reader = p.alone;
     }
-    for (const d of p.diagnostics) {
-      d.line += this.lines;
-      d.endLine += this.lines;
-      this.spool.addInOrder(d);
-    }
+    this.spool.addText(p.diagnostics);
     this.calls += p.calls;
-    this.lines += p.newlines;
   }
 
   /** The file's entry, or undefined (the spool let go) when the slices do not read as the whole. */
-  entry(t: TraceTarget, entry: EntrySettings): FileReport | undefined {
+  entry(t: TraceTarget, entry: EntrySettings, reader = this.reader): FileReport | undefined {
     if (this.broken) {
       this.spool.discard();
       return undefined;
     }
-    return spooledEntry(t.shown, this.reader === '' ? undefined : this.reader, this.calls, this.spool, t.wanted, entry);
+    return spooledEntry(t.shown, reader === '' ? undefined : reader, this.calls, this.spool, t.wanted, entry);
   }
 
   discard(): void {

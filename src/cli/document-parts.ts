@@ -56,7 +56,9 @@ class NotInParts extends Error {}
 export async function checkByParts(t: Target, entry: EntrySettings, io: PartsIo): Promise<{ result: Promise<FileReport> } | undefined> {
   const file = t.file;
   const index = new LineIndex();
-  const results: Promise<PartsResult>[] = [];
+  // the groups' results are not kept: each is spooled in order as it comes (`kept`), then let go
+  let groups = 0;
+  let failed = false;
   const apart = new Apart();
   // each group's findings as diagnostics, in the order of the groups, as they come (a whole read's order: by span,
   // then as made), never all held
@@ -89,8 +91,11 @@ export async function checkByParts(t: Target, entry: EntrySettings, io: PartsIo)
   const sendReady = async () => {
     for (let g = ready.shift(); g; g = ready.shift()) {
       const later = await io.send(g);
-      later.result.then((r) => apart.add(r), () => apart.add(undefined));
-      results.push(later.result);
+      later.result.then((r) => apart.add(r), () => {
+        failed = true;
+        apart.add(undefined);
+      });
+      groups++;
       kept = kept.then(() => later.result).then((r) => {
         calls += r.calls;
         if (!dropped && !apart.broken) for (const f of r.findings) sink.add(f, order++);
@@ -124,16 +129,16 @@ export async function checkByParts(t: Target, entry: EntrySettings, io: PartsIo)
   if (group.length) ready.push(group);
   await sendReady();
   return {
-    result: Promise.allSettled(results).then(async (settled) => {
-      await kept;
+    // `kept` waits for every group in turn, after its own handlers above have run
+    result: kept.then(async () => {
       const reader = apart.result;
-      if (reader === undefined || settled.some((s) => s.status === 'rejected')) {
+      if (reader === undefined || failed) {
         sliceLog(file, 'checked whole: its groups of parts share a trace, or read only whole');
         dropped = true;
         removeSpool(spool.done());
         return io.whole();
       }
-      sliceLog(file, `${results.length} groups of parts by traces`);
+      sliceLog(file, `${groups} groups of parts by traces`);
       return spooledEntry(t.shown, reader, calls, spool, t.wanted, entry);
     }),
   };

@@ -1,12 +1,19 @@
 // Bytes read from a file, handed on as slices of whole lines (a JSONL file cut for the check threads): what is read
 // goes into one buffer that grows only for a line longer than it, and each slice is copied out into an ArrayBuffer
-// of its own (moved to a thread, not copied again). A newline byte never falls inside a UTF-8 sequence, so each
-// slice decodes alone as it does in the whole.
+// of its own (moved to a thread, not copied again, and moved back when the thread is done with it: `recycle`, so
+// a few buffers go round instead of one new one per slice). A newline byte never falls inside a UTF-8 sequence, so
+// each slice decodes alone as it does in the whole.
+
+/** Free buffers kept (as many as may be out at once on two threads, and one). */
+const FREE_BUFFERS = 8;
+
 export class LineBytes {
   private buf = new Uint8Array(1 << 21);
   private length = 0;
   /** The first bytes known to hold no newline (not searched again: a long line stays linear). */
   private clean = 0;
+  /** Buffers back from the threads, to be filled again. */
+  private readonly free: ArrayBuffer[] = [];
 
   get size(): number {
     return this.length;
@@ -39,8 +46,31 @@ export class LineBytes {
     return this.take(this.length);
   }
 
+  /** The bytes held, to search for a cut of one's own (a view: valid until the next push or cut). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
+  /** The first `end` bytes, taken out (`end` at the start of a line: see session-slices.ts). */
+  cutAt(end: number): Uint8Array {
+    return this.take(end);
+  }
+
+  /** A buffer of a slice taken out before, free again. */
+  recycle(buffer: ArrayBuffer): void {
+    if (this.free.length < FREE_BUFFERS) this.free.push(buffer);
+  }
+
   private take(end: number): Uint8Array {
-    const out = this.buf.slice(0, end);
+    let out: Uint8Array | undefined;
+    for (let i = this.free.length - 1; i >= 0 && !out; i--) {
+      if (this.free[i].byteLength < end) continue;
+      out = new Uint8Array(this.free[i], 0, end);
+      this.free.splice(i, 1);
+    }
+    // a new buffer leaves room for the next slices, which are about as large
+    out ??= new Uint8Array(new ArrayBuffer(end + (end >> 2)), 0, end);
+    out.set(this.buf.subarray(0, end));
     this.buf.copyWithin(0, end, this.length);
     this.length -= end;
     this.clean = 0;

@@ -1,6 +1,7 @@
 // contract-guard: the command-line twin of the extension. `check` holds every tool call in the given traces to
 // its contract and prints text, JSON or SARIF. Exit 0: nothing at or above --fail-on; 1: findings; 2: usage,
 // I/O or contract error (one line on stderr).
+import './heap-flags'; // first: `check` sets its V8 flags before the rest of the CLI loads
 import { parseArgs } from 'node:util';
 import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, sarifWriter, type Severity, textWriter } from '../core';
 import { promises as fs } from 'node:fs';

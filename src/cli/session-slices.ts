@@ -4,19 +4,30 @@
 // thread reads its slice apart (CheckOptions.apart) and says which sessions its lines belong to (FileResult.apart).
 // The slices are put together only when they were all read by one line reader and no two share a session; else
 // the file is checked whole (as soon as two slices share one, no more slices are handed out).
-import { fileStream } from './stream';
 import type { FileReport } from './entry';
+import { LineBytes } from './line-bytes';
+import { fileBytes } from './stream';
 import type { SliceReply } from './threads';
 
 type SlicePart = SliceReply['part'];
 
 /** What the caller (check-files.ts) lends: its threads, its whole-file check and its merge of slices. */
 export interface SliceIo {
-  /** Hand out a slice (returns once another may be handed out); its part to come. */
-  send(bytes: Uint8Array): Promise<{ result: Promise<SlicePart> }>;
+  /** Hands out slices (each returns once another may be handed out; its part to come). A slice's bytes are moved
+   *  to the thread, and its buffer comes back with the reply: `recycle` gets it, to be filled again. */
+  sender(recycle: (buffer: ArrayBuffer) => void): (bytes: Uint8Array) => Promise<{ result: Promise<SlicePart> }>;
   whole(): Promise<FileReport>;
-  /** The slices as one file's entry, read by `reader`. */
-  merge(parts: SlicePart[], reader: string): FileReport;
+  /** Where the slices' parts go, in file order, as they come (their diagnostics are not held here). */
+  merge(): SliceSink;
+}
+
+/** The slices' parts put together as one file's entry. */
+export interface SliceSink {
+  add(part: SlicePart): void;
+  /** The file's entry, read by `reader`. */
+  entry(reader: string): FileReport;
+  /** The slices do not read as the whole: what was put together is let go. */
+  discard(): void;
 }
 
 /** A slice is at least this large (then cut at the next session's first line)... */
@@ -35,6 +46,13 @@ function sessionIdOf(bytes: Uint8Array, start: number, end: number): string | un
   const from = at + SESSION_ID.length;
   const to = line.indexOf(34, from);
   return to < 0 ? undefined : line.toString('latin1', from, to);
+}
+
+/** Whether the first line of `bytes` names a `sessionId` (then its file is worth cutting at sessions at once, with
+ *  no probe to wait for); undefined while that line is not whole. */
+export function firstLineNamesSession(bytes: Uint8Array): boolean | undefined {
+  const nl = bytes.indexOf(10);
+  return nl < 0 ? undefined : sessionIdOf(bytes, 0, nl) !== undefined;
 }
 
 /** Where to cut `bytes` at or after `from`: the start of a line that names another sessionId than the line before
@@ -88,39 +106,44 @@ export class Apart {
 /**
  * Check the file in slices cut at sessions, read from its start (`gzip`: through zlib). The entry to come, or
  * undefined when this thread gave up before any slice was out of its hands (a session longer than the search: the
- * caller checks the file whole).
+ * caller checks the file whole). The bytes read are held in one buffer (LineBytes) until a cut takes them out, and
+ * each slice's part is merged as soon as those before it are: neither the bytes nor the diagnostics pile up.
  */
 export async function checkBySessions(file: string, gzip: boolean, io: SliceIo): Promise<{ result: Promise<FileReport> } | undefined> {
-  const parts: Promise<SlicePart>[] = [];
   const apart = new Apart();
-  let held: Uint8Array = new Uint8Array(0);
+  const held = new LineBytes();
+  const send = io.sender((buffer) => held.recycle(buffer));
+  const merge = io.merge();
+  let merging = Promise.resolve();
+  let slices = 0;
+  let failed = false;
   let searched = 0;
-  let sent = false;
   let whole: string | undefined;
   const cut = async (at: number) => {
-    const bytes = new Uint8Array(held.subarray(0, at)); // a copy in an ArrayBuffer of its own: moved to the thread
-    held = held.subarray(at);
     searched = 0;
-    const later = await io.send(bytes);
+    const later = await send(held.cutAt(at));
+    slices++;
     later.result.then((p) => apart.add(p), () => apart.add(undefined));
-    parts.push(later.result);
-    sent = true;
+    // in file order; once the slices are known not to read as the whole, nothing more is merged
+    merging = merging.then(() => later.result).then((p) => {
+      if (!failed && !apart.broken) merge.add(p);
+    }, () => {
+      failed = true;
+    });
   };
-  const source = fileStream(file, gzip);
-  for await (const piece of source) {
+  for await (const piece of fileBytes(file, gzip)) {
     if (apart.broken) break; // two slices share a session: the rest is not worth cutting
-    held = concat(held, piece as Buffer);
-    if (held.length < SESSION_SLICE_BYTES) continue;
-    const at = sessionCut(held, Math.max(SESSION_SLICE_BYTES, searched));
-    if (at !== undefined) {
+    held.push(piece);
+    while (held.size >= SESSION_SLICE_BYTES) {
+      const at = sessionCut(held.view(), Math.max(SESSION_SLICE_BYTES, searched));
+      if (at === undefined) break;
       await cut(at);
-      continue;
     }
-    searched = Math.max(SESSION_SLICE_BYTES, held.length - (64 << 10)); // search on from about here (a line may be long)
-    if (held.length > SESSION_SLICE_BYTES + MAX_SEARCH_BYTES) {
-      source.destroy();
+    if (held.size < SESSION_SLICE_BYTES) continue;
+    searched = Math.max(SESSION_SLICE_BYTES, held.size - (64 << 10)); // search on from about here (a line may be long)
+    if (held.size > SESSION_SLICE_BYTES + MAX_SEARCH_BYTES) {
       whole = 'checked whole: a session longer than the search';
-      if (!sent) {
+      if (slices === 0) {
         sliceLog(file, whole);
         return undefined;
       }
@@ -128,26 +151,17 @@ export async function checkBySessions(file: string, gzip: boolean, io: SliceIo):
       break;
     }
   }
-  if (!apart.broken && held.length) await cut(held.length);
-  source.destroy();
+  if (!apart.broken && held.size) await cut(held.size);
   return {
-    result: Promise.allSettled(parts).then((settled) => {
+    result: merging.then(() => {
       const reader = apart.result;
-      const done = settled.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
-      if (reader === undefined || done.some((p) => p === undefined)) {
+      if (reader === undefined || failed) {
+        merge.discard();
         sliceLog(file, whole ?? 'checked whole: its slices share a session');
         return io.whole();
       }
-      sliceLog(file, `${parts.length} slices by sessions`);
-      return io.merge(done as SlicePart[], reader);
+      sliceLog(file, `${slices} slices by sessions`);
+      return merge.entry(reader);
     }),
   };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }

@@ -3,7 +3,10 @@
 // memory are merged back in the report's order. That order is the engine's (`TraceChecker.finish` sorts findings
 // by span; equal spans keep the order they were made in, see FindingSink): items are sorted by span, and the few
 // with the same span are put in order once every session has ended (`place`). The spool of a thread is plain data
-// (SpoolData), so a thread spools and the main thread writes the report from it.
+// (SpoolData), so a thread spools and the main thread writes the report from it. A spool of diagnostics that come
+// already in the report's order (the slices of a sliced file, in turn) is `ordered`: no sort keys, its runs read
+// back one after the other; a slice's diagnostics come from its thread already as the spool's lines (SpoolText),
+// so the main thread writes them without making an object of any.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,6 +30,8 @@ export type SeverityCounts = Record<Severity, number>;
 
 /** A finished spool: the runs in its file (byte ranges), the items left in memory (sorted), the runs' places. */
 export interface SpoolData {
+  /** Items came in the report's order (addInOrder, addText): runs hold diagnostics alone, read in turn. */
+  ordered: boolean;
   file?: string;
   runs: [number, number][];
   items: Item[];
@@ -51,8 +56,30 @@ export function removeProcessSpools(): void {
   for (const name of names) if (name.startsWith(PREFIX) && name.endsWith('.spool')) fs.rmSync(path.join(os.tmpdir(), name), { force: true });
 }
 
+/** Diagnostics in the report's order as an ordered spool's lines (made where they are found, on a thread). */
+export interface SpoolText {
+  text: string;
+  count: number;
+  counts: SeverityCounts;
+}
+
+export function spoolText(diagnostics: Iterable<ReportDiagnostic>): SpoolText {
+  const lines: string[] = [];
+  const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) {
+    lines.push(JSON.stringify(d));
+    counts[d.severity]++;
+  }
+  return { text: lines.length ? lines.join('\n') + '\n' : '', count: lines.length, counts };
+}
+
+/** Items written to the file at a time (a run of thousands as one string would be a large object). */
+const WRITE_ITEMS = 256;
+
 export class DiagnosticSpool {
   private items: Item[] = [];
+  /** Set by the first item: sorted by span (add) or in the report's order (addInOrder, addText); never both. */
+  private ordered?: boolean;
   private fd?: number;
   private file?: string;
   private size = 0;
@@ -65,6 +92,7 @@ export class DiagnosticSpool {
 
   /** A diagnostic, sorted by `start`, `end` and `order` (`held`: see FindingSink). */
   add(d: ReportDiagnostic, start: number, end: number, order: number, held = -1): void {
+    this.mode(false);
     this.items.push({ s: start, e: end, o: order, h: held, d });
     this.counts[d.severity]++;
     this.count++;
@@ -77,7 +105,26 @@ export class DiagnosticSpool {
 
   /** Diagnostics already in the report's order (each slice of a sliced file, in turn). */
   addInOrder(d: ReportDiagnostic): void {
-    this.add(d, this.count, this.count, 0);
+    this.mode(true);
+    this.items.push({ s: this.count, e: this.count, o: 0, h: -1, d });
+    this.counts[d.severity]++;
+    this.count++;
+    if (this.items.length >= this.limit) this.spill();
+  }
+
+  /** Diagnostics already in the report's order, as spoolText made them: written as they are. */
+  addText(t: SpoolText): void {
+    if (t.count === 0) return;
+    this.mode(true);
+    if (this.items.length) this.spill(); // what came before goes first
+    this.write(t.text);
+    for (const s of ['error', 'warning', 'info'] as const) this.counts[s] += t.counts[s];
+    this.count += t.count;
+  }
+
+  private mode(ordered: boolean): void {
+    this.ordered ??= ordered;
+    if (this.ordered !== ordered) throw new Error('a spool takes diagnostics sorted by span or in order, not both');
   }
 
   /** The findings of segmented run `held` stand from `order` on. */
@@ -85,19 +132,34 @@ export class DiagnosticSpool {
     this.placed.push([held, order]);
   }
 
-  /** Sorted items written as one run to the spool's file (opened on first use). */
+  /** The items in memory written as one run to the spool's file, sorted (or, ordered, as they are). */
   private spill(): void {
-    const items = sortBySpan(this.items);
+    const items = this.ordered ? this.items : sortBySpan(this.items);
     this.items = [];
+    const start = this.size;
+    for (let i = 0; i < items.length; i += WRITE_ITEMS) {
+      const batch = items.slice(i, i + WRITE_ITEMS);
+      this.append((this.ordered ? batch.map((i) => JSON.stringify(i.d)) : batch.map((i) => JSON.stringify([i.s, i.e, i.o, i.h, i.d]))).join('\n') + '\n');
+    }
+    this.runs.push([start, this.size - start]);
+  }
+
+  /** Text written as one run. */
+  private write(text: string): void {
+    const start = this.size;
+    this.append(text);
+    this.runs.push([start, this.size - start]);
+  }
+
+  /** Text at the end of the spool's file (opened on first use). */
+  private append(text: string): void {
     if (this.fd === undefined) {
       this.file = path.join(os.tmpdir(), `${PREFIX}${Date.now().toString(36)}-${spools++}-${Math.random().toString(36).slice(2)}.spool`);
       this.fd = fs.openSync(this.file, 'wx', 0o600);
     }
-    const text = items.map((i) => JSON.stringify([i.s, i.e, i.o, i.h, i.d])).join('\n') + '\n';
     // the text itself is written (no Buffer of it: garbage outside the heap)
     const length = Buffer.byteLength(text, 'utf8');
     if (fs.writeSync(this.fd, text) !== length) throw new Error(`${this.file}: a run of findings was written short`);
-    this.runs.push([this.size, length]);
     this.size += length;
   }
 
@@ -105,7 +167,8 @@ export class DiagnosticSpool {
   done(): SpoolData {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
-    return { file: this.file, runs: this.runs, items: sortBySpan(this.items), placed: this.placed, counts: this.counts, count: this.count };
+    const items = this.ordered ? this.items : sortBySpan(this.items);
+    return { ordered: this.ordered === true, file: this.file, runs: this.runs, items, placed: this.placed, counts: this.counts, count: this.count };
   }
 
   /** Given up (the file is checked another way): its file removed. */
@@ -185,8 +248,14 @@ class HeadHeap {
   }
 }
 
-/** Reads one run of the spool's file a piece at a time. */
-class RunReader {
+/** A line of a sorted run. */
+function runItem(line: string): Item {
+  const [s, e, o, h, d] = JSON.parse(line) as [number, number, number, number, ReportDiagnostic];
+  return { s, e, o, h, d };
+}
+
+/** Reads one run of the spool's file a piece at a time, each line made into a T by `parse`. */
+class RunReader<T> {
   private at: number;
   private readonly end: number;
   private lines: string[] = [];
@@ -196,13 +265,13 @@ class RunReader {
   private readonly decoder = new StringDecoder('utf8');
   private readonly buf: Buffer;
 
-  constructor(private readonly fd: number, [start, length]: [number, number], piece: number) {
+  constructor(private readonly fd: number, [start, length]: [number, number], piece: number, private readonly parse: (line: string) => T) {
     this.at = start;
     this.end = start + length;
     this.buf = Buffer.allocUnsafeSlow(Math.min(piece, Math.max(1, length)));
   }
 
-  take(): Item | undefined {
+  take(): T | undefined {
     while (this.next >= this.lines.length) {
       if (this.at >= this.end) return undefined;
       const n = fs.readSync(this.fd, this.buf, 0, Math.min(this.buf.length, this.end - this.at), this.at);
@@ -215,8 +284,7 @@ class RunReader {
       this.next = 0;
       if (cut < 0) this.lines = [];
     }
-    const [s, e, o, h, d] = JSON.parse(this.lines[this.next++]) as [number, number, number, number, ReportDiagnostic];
-    return { s, e, o, h, d };
+    return this.parse(this.lines[this.next++]);
   }
 }
 
@@ -247,12 +315,21 @@ export class SpooledDiagnostics implements Iterable<ReportDiagnostic> {
     const { data } = this;
     const fd = data.file !== undefined && data.runs.length ? fs.openSync(data.file, 'r') : undefined;
     try {
+      if (data.ordered) {
+        // the runs in turn (one read buffer at a time), then what was left in memory
+        if (fd !== undefined) for (const run of data.runs) {
+          const reader = new RunReader(fd, run, 1 << 16, (line) => JSON.parse(line) as ReportDiagnostic);
+          for (let d = reader.take(); d; d = reader.take()) yield d;
+        }
+        for (const i of data.items) yield i.d;
+        return;
+      }
       let k = 0;
       const sources: (() => Item | undefined)[] = [() => data.items[k++]];
       // the runs' read buffers share a budget: many runs (a long trace of many findings) read in smaller pieces
       const piece = Math.max(4096, Math.min(1 << 16, Math.floor(READ_BUDGET / Math.max(1, data.runs.length))));
       if (fd !== undefined) for (const run of data.runs) {
-        const reader = new RunReader(fd, run, piece);
+        const reader = new RunReader(fd, run, piece, runItem);
         sources.push(() => reader.take());
       }
       // a heap of the sources' heads by span: each item costs log(runs), not runs

@@ -1,12 +1,15 @@
 // What the main thread and the `check` threads (src/cli/worker.ts) say to each other. Plain data only: it is copied.
-import type { CheckOptions, ContractFile, FileResult, Finding, JsonPath, OffsetMap, Profile, ReportDiagnostic } from '../core';
+import type { CheckOptions, ContractFile, FileResult, Finding, JsonPath, OffsetMap, Profile } from '../core';
 import type { EntrySettings, FileReport } from './entry';
+import type { SpoolText } from './spool';
 
 /** A thread's settings, given once when it starts. */
 export interface ThreadSettings {
   options: Omit<CheckOptions, 'contracts' | 'keepModel' | 'onSession' | 'fileName'>;
   contracts: { files: ContractFile[]; profile: Profile };
   entry: EntrySettings;
+  /** V8 flags the thread sets as it starts (the CLI's `check`: heap-flags.ts); none in the editor. */
+  heapFlags?: string[];
 }
 
 /** Check a whole file from disk. */
@@ -23,8 +26,12 @@ export interface FileJob {
 /** Check some whole lines of a JSONL file on their own. */
 export interface SliceJob {
   kind: 'slice';
-  /** UTF-8 bytes of whole lines (moved to the thread); decoded there. */
+  /** UTF-8 bytes of whole lines, its first `length` bytes (moved to the thread, and back: SliceReply.bytes);
+   *  decoded there. */
   bytes: ArrayBuffer;
+  length: number;
+  /** Lines of the file before the slice: its diagnostics' lines are the file's. */
+  line: number;
   /** The slice starts the file (a BOM there is dropped). */
   first: boolean;
   /** The file's name (as the engine's fileName: what it holds, without `.gz`). */
@@ -71,11 +78,12 @@ export interface SliceReply {
     alone?: string;
     /** See FileResult.apart: the one line reader of the slice and the sessions its lines belong to. */
     apart?: { reader: string; keys: string[] };
-    /** Newlines in the slice: the lines of the slices after it start that much further. */
-    newlines: number;
-    /** Lines counted from the slice's first line. */
-    diagnostics: ReportDiagnostic[];
+    /** In the report's order, as the lines of an ordered spool (the main thread writes them as they are). */
+    diagnostics: SpoolText;
   };
+  /** The job's buffer, moved back to be filled again: a buffer a thread let go would wait for that thread's next
+   *  full collection before its memory is freed (tens of MB of them on a 100 MB trace). */
+  bytes?: ArrayBuffer;
 }
 
 export type ThreadReply = { kind: 'file'; entry: FileReport } | SliceReply | PartsReply | { kind: 'text'; result: Omit<FileResult, 'model'> };

@@ -6,6 +6,7 @@ import { checkText, TraceChecker, type CheckOptions, type FileResult } from './e
 import { containerText } from './parse/container';
 import { partDoc, pieceOffset } from './parse/doc';
 import { DocumentSplitter, PartReplay, SplitError, SplitLimit, type Part, type PartRecipe } from './parse/split';
+import { TextStamp } from './parse/text-stamp';
 
 export interface BytesResult extends FileResult {
   /** The text that was checked (and that finding spans refer to). */
@@ -63,6 +64,8 @@ class NotInParts extends Error {
 }
 
 const UTF8 = { ignoreBOM: true } as const;
+/** What a check says of a file rewritten between the two passes of reading it in parts. */
+export const DOCUMENT_CHANGED = 'the document changed between its two readings';
 const MB = (chars: number) => `${Math.round(chars / 2 ** 20)} MB`;
 
 /**
@@ -85,6 +88,8 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
   let splitter: DocumentSplitter | undefined;
   let recipes: PartRecipe[] | undefined = [];
   let recipeEntries = 0;
+  // what pass 1 read, for pass 2 to read the same (parse/text-stamp.ts)
+  const read1 = new TextStamp();
   const preview = (part: Part) => {
     if (part.whole) throw new NotInParts('it is one part'); // small enough to read whole after all
     const value = parsePart(part);
@@ -101,6 +106,7 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
   try {
     let first = true;
     for await (const bytes of decoded(open())) {
+      read1.push(bytes);
       if (splitter) splitter.push(bytes);
       else {
         held.push(bytes);
@@ -137,13 +143,23 @@ export async function checkDocumentStream(open: () => AsyncIterable<Uint8Array>,
   };
   const reader = recipes ? new PartReplay(recipes, splitter.length, read) : new DocumentSplitter(split, read);
   let offset = 0;
-  for await (const raw of decoded(open())) {
-    const text = offset === 0 && reader.length === 0 ? withoutBom(raw) : raw;
-    onText?.(text, offset);
-    offset += text.length;
-    reader.push(text);
+  const read2 = new TextStamp();
+  try {
+    for await (const raw of decoded(open())) {
+      read2.push(raw);
+      const text = offset === 0 && reader.length === 0 ? withoutBom(raw) : raw;
+      onText?.(text, offset);
+      offset += text.length;
+      reader.push(text);
+    }
+    // the same length is not the same text: a file rewritten between the passes is not checked as a mix of both
+    if (!read2.same(read1)) throw new SplitError(DOCUMENT_CHANGED, Math.min(read1.length, read2.length));
+    reader.end();
+  } catch (e) {
+    // pass one read all of it as JSON: what fails to read now was written in between
+    if (e instanceof SplitError) throw new SplitError(DOCUMENT_CHANGED, e.offset);
+    throw e;
   }
-  reader.end();
   return { result: checker.finish() };
 }
 

@@ -4,7 +4,7 @@
 // freeze and compare read a session with exactly the contracts `check` held it to.
 import { SessionContext, type PendingFinding, type Segment } from './checks/check';
 import type { Profile } from './contracts/compile';
-import { packContracts, type PackContracts, type PackSelection } from './contracts/packs';
+import { packContracts, type PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
 import { adapterById } from './formats';
 import type { Session } from './model';
@@ -20,22 +20,12 @@ export interface ContextSettings {
 
 const ignore = (): void => undefined;
 
-// The packs of the last format asked for: a file's sessions are nearly always of one format, and a JSONL of
-// conversations makes a context per line.
-let lastPacks: { format: string; selection: PackSelection | undefined; packs: PackContracts | undefined } | undefined;
-
-function formatPacks(format: string, selection: PackSelection | undefined): PackContracts | undefined {
-  if (lastPacks?.format === format && lastPacks.selection === selection) return lastPacks.packs;
-  const packs = packContracts(adapterById(format)?.packs, selection);
-  lastPacks = { format, selection, packs };
-  return packs;
-}
-
 /** The context of one session of `format`. `packIds`: the packs it was judged with when its format no longer says
  *  (a frozen fixture records them); `report`: where the checks' findings go (ignored when only reading);
  *  `segment`: the session's place when it is checked in segments (state.ts). */
 export function sessionContext(session: Session, format: string, settings: ContextSettings = {}, report: (f: PendingFinding) => void = ignore, packIds?: readonly string[], segment?: Segment): SessionContext {
-  const packs = packIds ? packContracts(packIds, settings.packs) : formatPacks(format, settings.packs);
+  // packContracts keeps what it built per selection: a JSONL of conversations makes a context per line
+  const packs = packContracts(packIds ?? adapterById(format)?.packs, settings.packs);
   const volatile = settings.volatileTools instanceof Set ? (settings.volatileTools as ReadonlySet<string>) : new Set(settings.volatileTools ?? []);
   return new SessionContext(session, format, settings.contracts ?? emptyContracts(), settings.profile ?? 'strict', report, volatile, packs, segment);
 }

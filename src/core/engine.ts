@@ -406,7 +406,8 @@ export class TraceChecker {
       this.readWhole(this.lastWhole, doc);
       return;
     }
-    let adapter = this.adapters.find((a) => a.lines?.claims(v));
+    // the file's format first, for the lines it keeps that another format would claim (LineFormat.keeps)
+    let adapter = this.sticky?.lines?.keeps?.(v) ? this.sticky : this.adapters.find((a) => a.lines?.claims(v));
     if (!adapter && this.sticky?.lines?.accepts?.(v)) adapter = this.sticky;
     if (!adapter) {
       const whole = this.adapters.find((a) => a.document?.claims(v));

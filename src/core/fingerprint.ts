@@ -117,23 +117,30 @@ export function shortFingerprint(fingerprint: string): string {
 
 // A finding's fingerprint, built on its call's.
 
-function after(path: JsonPath, prefix: JsonPath): JsonPath | undefined {
-  if (path.length < prefix.length) return undefined;
-  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return undefined;
-  return path.slice(prefix.length);
+const NO_PATH: JsonPath = [];
+
+/** `path` after `prefix`, joined with '/' (what `path.slice(prefix.length).join('/')` gives), or undefined when
+ *  `prefix` does not start it: written out, as every finding asks (no sliced copy per finding). */
+function after(path: JsonPath, prefix: JsonPath): string | undefined {
+  const n = prefix.length;
+  if (path.length < n) return undefined;
+  for (let i = 0; i < n; i++) if (path[i] !== prefix[i]) return undefined;
+  let rest = '';
+  for (let i = n; i < path.length; i++) rest += (i > n ? '/' : '') + path[i];
+  return rest;
 }
 
 /** Where in its call a finding points, independent of the call's position in the file. */
 function placeInCall(at: Anchor, call: ToolCall): string {
   const part = at.part === 'key' ? '#key' : '';
   if (call.argsDoc && at.doc === call.argsDoc) {
-    const rel = after(at.path, call.argsPath ?? []);
-    if (rel) return 'args/' + rel.join('/') + part;
+    const rel = after(at.path, call.argsPath ?? NO_PATH);
+    if (rel !== undefined) return 'args/' + rel + part;
   }
-  if (at.doc === call.nameAt.doc && after(at.path, call.nameAt.path)?.length === 0) return 'name';
+  if (at.doc === call.nameAt.doc && at.path.length === call.nameAt.path.length && after(at.path, call.nameAt.path) !== undefined) return 'name';
   if (at.doc === call.argsAt.doc) {
     const rel = after(at.path, call.argsAt.path);
-    if (rel) return 'args/' + rel.join('/') + part;
+    if (rel !== undefined) return 'args/' + rel + part;
   }
   return 'other' + part;
 }
@@ -157,6 +164,7 @@ export function callPrint(c: ToolCall): string {
  *  call (parse errors, orphan results) use their message. Baselines and SARIF match findings by it. */
 export function findingFingerprint(p: { code: string; message: string; at?: Anchor; call?: ToolCall }): string {
   const c = p.call;
-  const key = c && p.at ? [p.code, c.name, callPrint(c), placeInCall(p.at, c)].join('\u0000') : [p.code, p.message].join('\u0000');
+  // joined as `[...].join('\u0000')` would, without the array
+  const key = c && p.at ? p.code + '\u0000' + c.name + '\u0000' + callPrint(c) + '\u0000' + placeInCall(p.at, c) : p.code + '\u0000' + p.message;
   return hash64(key);
 }

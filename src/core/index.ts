@@ -1,5 +1,5 @@
 // The public face of the core: pure, no editor API, runs in Node, the extension host and a browser worker.
-export { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, ReadLimit, type BytesResult, type StreamLimits, type StreamedDocument } from './bytes';
+export { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, DOCUMENT_CHANGED, ReadLimit, type BytesResult, type StreamLimits, type StreamedDocument } from './bytes';
 export { checkTextChunked, yieldToLoop, type ChunkOptions } from './chunked';
 export { LineIndependentTrace, lineModel, type LineChange, type LineSource, type PatchStats } from './incremental';
 export { applyDelta, completeLines, findingsDelta, GrowingTrace, growingTrace, type FindingsDelta, type Growing } from './append';

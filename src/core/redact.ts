@@ -13,7 +13,7 @@ const QUOTED = /"((?:[^"\\\n]|\\.)*)("?)/g;
  *  marked with `…` and the original length (when the message still had it whole). `max` of 0 or less, or
  *  Infinity, keeps messages whole. */
 export function redactMessage(message: string, max: number = DEFAULT_MAX_VALUE_LENGTH): string {
-  if (!(max > 0) || max === Infinity || message.length <= max + 2) return message;
+  if (!(max > 0) || max === Infinity || message.length <= max + 2 || message.indexOf('"') === -1) return message;
   return message.replace(QUOTED, (q, inner: string, close: string) => {
     const whole = close === '"';
     const body = whole ? inner : inner.replace(/(?:\.\.\.|…)$/, '');

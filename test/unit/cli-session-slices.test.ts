@@ -10,7 +10,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { TraceChecker } from '../../src/core';
-import { sessionCut } from '../../src/cli/session-slices';
+import { checkBySessions, firstLineNamesSession, sessionCut, type SliceIo } from '../../src/cli/session-slices';
+import type { ReportFile } from '../../src/core/report/model';
+import type { SliceReply } from '../../src/cli/threads';
+import { spoolText } from '../../src/cli/spool';
 import { claudeCodeAssistant, claudeCodeLine, claudeCodeResult, claudeCodeUser } from './builders';
 import { benchTraces, ROOT } from './helpers';
 
@@ -201,10 +204,100 @@ describe('sessionCut', () => {
     assert.equal(sessionCut(b.subarray(0, b.length - 1), starts[2] + 1), undefined); // C's end not read yet: it may go on
   });
 
+  it('says whether the first line names a session once that line is whole', () => {
+    assert.equal(firstLineNamesSession(bytes([line('A'), line()])), true);
+    assert.equal(firstLineNamesSession(bytes([line(), line('A')])), false);
+    assert.equal(firstLineNamesSession(Buffer.from(line('A'))), undefined); // its end not read yet
+  });
+
   it('cuts lines that name no session anywhere, and never between one that does and one that does not', () => {
     const b = bytes([line('A'), line(), line(), line()]);
     const second = b.indexOf(10) + 1;
     const third = b.indexOf(10, second) + 1;
     assert.equal(sessionCut(b, 0), third);
+  });
+});
+
+describe('checkBySessions (a fake pool: slices answered when the test says)', () => {
+  type Part = SliceReply['part'];
+  let dir = '';
+  before(() => (dir = mkdtempSync(path.join(tmpdir(), 'cg-by-sessions-'))));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A log of `sessions` sessions of `lines` lines of about 1 KB each. */
+  function log(sessions: number, lines: number): { file: string; text: string } {
+    const out: string[] = [];
+    for (let s = 0; s < sessions; s++) for (let i = 0; i < lines; i++) out.push(JSON.stringify({ sessionId: `s${s}`, i, pad: 'x'.repeat(1000) }));
+    const text = out.join('\n') + '\n';
+    const file = path.join(dir, `log-${sessions}-${lines}.jsonl`);
+    writeFileSync(file, text);
+    return { file, text };
+  }
+
+  /** A pool whose slices wait until `answer(i)`; what reached the sink, in order. */
+  function fakeIo(keysOf: (slice: string) => string[]) {
+    const slices: string[] = [];
+    const answers: ((p: Part) => void)[] = [];
+    const added: number[] = [];
+    const io: SliceIo = {
+      sender: () => async (bytes) => {
+        const text = Buffer.from(bytes).toString('utf8');
+        slices.push(text);
+        const result = new Promise<Part>((resolve) => answers.push(resolve));
+        const i = slices.length - 1;
+        return { result: result.then((p) => ({ ...p, calls: i })) };
+      },
+      whole: () => Promise.resolve({ path: 'whole', calls: -1, diagnostics: [] } satisfies ReportFile),
+      merge: () => ({
+        add: (p) => added.push(p.calls),
+        entry: (reader) => ({ path: reader, calls: added.length, diagnostics: [] } satisfies ReportFile),
+        discard: () => added.push(-1),
+      }),
+    };
+    const diagnostics = spoolText([]);
+    const answer = (i: number) => answers[i]({ calls: 0, diagnostics, apart: { reader: 'claude-code', keys: keysOf(slices[i]) } });
+    return { io, slices, added, answer };
+  }
+
+  const sessionsIn = (slice: string) => [...new Set(slice.split('\n').filter((l) => l).map((l) => (JSON.parse(l) as { sessionId: string }).sessionId))];
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('cuts at sessions, hands the bytes on whole, and merges each slice as soon as those before it are in', async () => {
+    const { file, text } = log(6, 700); // about 0.7 MB a session: slices of two sessions
+    const fake = fakeIo(sessionsIn);
+    const later = await checkBySessions(file, false, fake.io);
+    assert.ok(later);
+    assert.equal(fake.slices.join(''), text);
+    assert.ok(fake.slices.length >= 2, `${fake.slices.length} slices`);
+    for (const slice of fake.slices) assert.match(slice, /^\{"sessionId":"s\d+","i":0,/); // each starts a session
+    const last = fake.slices.length - 1;
+    fake.answer(last); // the last slice first: nothing can be merged yet
+    await flush();
+    assert.deepEqual(fake.added, []);
+    fake.answer(0);
+    await flush();
+    assert.deepEqual(fake.added, [0]); // the first, at once; the last still waits for those between
+    for (let i = 1; i < last; i++) fake.answer(i);
+    const entry = await later.result;
+    assert.deepEqual(fake.added, [...Array(fake.slices.length).keys()]);
+    assert.deepEqual(entry, { path: 'claude-code', calls: fake.slices.length, diagnostics: [] });
+  });
+
+  it('slices that share a session: what was merged is let go and the file is checked whole', async () => {
+    const { file } = log(6, 700);
+    const fake = fakeIo(() => ['same']);
+    const later = await checkBySessions(file, false, fake.io);
+    assert.ok(later);
+    for (let i = 0; i < fake.slices.length; i++) fake.answer(i);
+    const entry = await later.result;
+    assert.deepEqual(entry, { path: 'whole', calls: -1, diagnostics: [] });
+    assert.equal(fake.added.at(-1), -1); // discarded
+  });
+
+  it('one session longer than the search, before any slice is out: undefined (the caller checks it whole)', async () => {
+    const { file } = log(1, 18 * 1024); // 18 MB of one session
+    const fake = fakeIo(sessionsIn);
+    assert.equal(await checkBySessions(file, false, fake.io), undefined);
+    assert.equal(fake.slices.length, 0);
   });
 });

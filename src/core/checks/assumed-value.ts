@@ -27,17 +27,15 @@ interface Offered {
 export const MAX_OFFERED = 100_000;
 const MAX_TEXT = 4_000_000;
 
-/** The (source tool, field) pairs the calls need: in a whole session, from the tools it calls; in a segment of a
- *  long one (later calls unknown yet), from every contract in reach that names sources. */
-function sourcesNeeded(ctx: SessionContext, names: Iterable<string>, needs: Map<string, Map<string, Offered>>): void {
-  for (const name of names) {
-    const sources = sourcesOf(ctx.pairing.contract(name));
-    if (!sources) continue;
-    for (const [arg, src] of sources) {
-      const byField = needs.get(src.tool) ?? new Map<string, Offered>();
-      byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
-      needs.set(src.tool, byField);
-    }
+/** The (source tool, field) pairs the calls of tool `name` need (in a whole session asked for the tools it calls;
+ *  in a segment of a long one, whose later calls are unknown yet, for every contract in reach that names sources). */
+function sourcesNeeded(ctx: SessionContext, name: string, needs: Map<string, Map<string, Offered>>): void {
+  const sources = sourcesOf(ctx.pairing.contract(name));
+  if (!sources) return;
+  for (const [arg, src] of sources) {
+    const byField = needs.get(src.tool) ?? new Map<string, Offered>();
+    byField.set(src.field ?? arg, byField.get(src.field ?? arg) ?? { values: new Set(), texts: [], results: 0 });
+    needs.set(src.tool, byField);
   }
 }
 
@@ -107,11 +105,13 @@ export const assumedValue: Check = {
     // Which (source tool, field) pairs any called tool needs; most sessions need none and stop here.
     const state = ctx.state('assumed-value', () => ({ needs: undefined as Map<string, Map<string, Offered>> | undefined }));
     let needs = state.needs;
+    // (names are asked one at a time: no list of them per session)
     if (!needs) {
       needs = new Map<string, Map<string, Offered>>();
-      sourcesNeeded(ctx, ctx.whole ? calls.map((c) => c.name) : contractNames(ctx), needs);
+      if (ctx.whole) for (const c of calls) sourcesNeeded(ctx, c.name, needs);
+      else for (const name of contractNames(ctx)) sourcesNeeded(ctx, name, needs);
       if (!ctx.whole) state.needs = needs;
-    } else sourcesNeeded(ctx, calls.map((c) => c.name), needs); // a tool defined later in the trace
+    } else for (const c of calls) sourcesNeeded(ctx, c.name, needs); // a tool defined later in the trace
     if (needs.size === 0) return;
     let next = 0;
     for (const call of calls) {

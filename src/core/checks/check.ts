@@ -82,8 +82,9 @@ export class SessionContext {
    *  keyed by object), and of calls from elsewhere by the call. */
   private readonly faults: (SchemaFault[] | undefined)[] = [];
   private faultsElsewhere?: Map<ToolCall, SchemaFault[]>;
-  /** Tools called with free-form command lines, when a pack treats such lines as shell commands. */
-  private readonly commands = new Set<string>();
+  /** Tools called with free-form command lines, when a pack treats such lines as shell commands (made only then:
+   *  a JSONL of conversations builds a context per line). */
+  private readonly commands?: Set<string>;
   readonly closed: boolean;
   private paired?: Pairing;
 
@@ -100,12 +101,12 @@ export class SessionContext {
     /** When the session is checked in segments: this one's place (absent: the whole session is here). */
     readonly segment?: Segment,
   ) {
-    if (packs?.command) for (const c of session.calls) if (c.encoding === 'freeform') this.commands.add(c.name);
+    if (packs?.command) for (const c of session.calls) if (c.encoding === 'freeform') (this.commands ??= new Set()).add(c.name);
     for (const t of session.tools) {
       if (this.embedded.has(t.name)) continue;
       const b = t.behaviour;
-      const contract = b ? { name: t.name, arguments: t.inputSchema, result: t.resultSchema, mutates: b.mutates, idempotent: b.idempotent }
-        : { name: t.name, arguments: t.inputSchema, result: t.resultSchema };
+      // one shape whether or not the definition says its effects (the checks read these objects for every call)
+      const contract: ToolContract = { name: t.name, arguments: t.inputSchema, result: t.resultSchema, mutates: b?.mutates, idempotent: b?.idempotent };
       this.embedded.set(t.name, { contract, source: 'embedded' });
     }
     this.closed = contracts.closed || session.tools.length > 0;
@@ -148,7 +149,7 @@ export class SessionContext {
     if (ws) return resolved(fromWorkspace, ws, 'workspace');
     const emb = this.embedded.get(name);
     if (emb) return emb;
-    const pack = this.packs?.tools.get(name) ?? (this.commands.has(name) ? this.packs?.command : undefined);
+    const pack = this.packs?.tools.get(name) ?? (this.commands?.has(name) ? this.packs?.command : undefined);
     return pack ? resolved(fromPack, pack, 'pack') : undefined;
   }
 

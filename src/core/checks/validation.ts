@@ -121,8 +121,10 @@ export function validateArguments(schema: unknown, args: unknown, profile: Profi
 
 function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, base: JsonPath): SchemaFault[] {
   // Errors inside a failed anyOf/oneOf branch are that composite's business: report the composite once.
-  const composites = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath + '/');
-  const kept = errors.filter((e) => !composites.some((c) => e.schemaPath.startsWith(c)));
+  let composites: string[] | undefined;
+  for (const e of errors) if (e.keyword === 'anyOf' || e.keyword === 'oneOf') (composites ??= []).push(e.schemaPath + '/');
+  const inside = composites;
+  const kept = inside ? errors.filter((e) => !inside.some((c) => e.schemaPath.startsWith(c))) : errors;
   const faults: SchemaFault[] = [];
   const typed = new Set<string>();
   for (const e of kept) {
@@ -134,6 +136,7 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
     return false;
   };
   const seen = new Set<string>();
+  // every fault has the same fields in the same order (one hidden class for the checks that read them)
   for (const e of kept) {
     const path = decodePointer(e.instancePath, args);
     const value = valueAt(args, path);
@@ -141,7 +144,7 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
     let fault: SchemaFault | undefined;
     if (e.keyword === 'required') {
       const missing = String((e.params as { missingProperty: string }).missingProperty);
-      fault = { code: 'missing-key', path, key: missing, message: displayPath(childPath(path, missing)) };
+      fault = { code: 'missing-key', path, onKey: undefined, key: missing, message: displayPath(childPath(path, missing)) };
     } else if (e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties') {
       const extra = String((e.params as { additionalProperty?: string; unevaluatedProperty?: string }).additionalProperty ??
         (e.params as { unevaluatedProperty?: string }).unevaluatedProperty);
@@ -150,16 +153,16 @@ function classify(errors: ErrorObject[], args: unknown, doc: Doc | undefined, ba
     } else if (e.keyword === 'type') {
       if (underTyped(e.instancePath) && seen.has('type' + e.instancePath)) continue;
       const lexeme = typeof value === 'number' && doc ? nonIntegerLexeme(doc, joinPath(base, path)) : undefined;
-      fault = { code: 'type-drift', path, message: `${name} wanted ${typeName(e)}, got ${describeValue(value, lexeme)}` };
+      fault = { code: 'type-drift', path, onKey: undefined, key: undefined, message: `${name} wanted ${typeName(e)}, got ${describeValue(value, lexeme)}` };
       seen.add('type' + e.instancePath);
     } else if (e.keyword === INTEGER_LEXEME) {
       if (seen.has('type' + e.instancePath)) continue;
       const lexeme = String((e.params as { lexeme: string }).lexeme);
-      fault = { code: 'type-drift', path, message: `${name} wanted integer, got number ${lexeme}` };
+      fault = { code: 'type-drift', path, onKey: undefined, key: undefined, message: `${name} wanted integer, got number ${lexeme}` };
       seen.add('type' + e.instancePath);
     } else {
       if (underTyped(e.instancePath)) continue;
-      fault = { code: 'constraint', path, message: `${name} wanted ${constraintExpectation(e)}, got ${describeValue(value)}` };
+      fault = { code: 'constraint', path, onKey: undefined, key: undefined, message: `${name} wanted ${constraintExpectation(e)}, got ${describeValue(value)}` };
     }
     const key = fault.code + '\u0000' + fault.message;
     if (seen.has(key)) continue;

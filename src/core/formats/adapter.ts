@@ -55,6 +55,10 @@ export interface LineFormat {
   /** Whether a line that proves nothing by itself (a plain text message) may belong to this format: asked first of
    *  the format the file's lines already belong to, so that such lines land in the same session. */
   accepts?(value: unknown): boolean;
+  /** Whether a line another format claims belongs to this one once this format is the file's (its line came first):
+   *  asked of the file's format before any claim. A layout whose lines are another format's items under a header of
+   *  its own (a pre-envelope Codex rollout: bare Responses items after its session header) keeps them. */
+  keeps?(value: unknown): boolean;
   /** A reader for one file, with state of its own. */
   open(sink: LineSink): LineReader;
   /** Its reader never looks back at a call (or result, or text) of a turn before the latest once every call

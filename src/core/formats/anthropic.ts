@@ -12,7 +12,7 @@ import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isPlainObject, type Obj } from '../objects';
 import type { TransportSignals } from '../model';
-import type { Doc, JsonPath } from '../parse/doc';
+import { childPath, type Doc, type JsonPath } from '../parse/doc';
 import { isClineHistory } from './cline-shape';
 
 function isBlockList(v: unknown): v is unknown[] {
@@ -58,6 +58,20 @@ export function readAnthropicResult(b: SessionBuilder, doc: Doc, path: JsonPath,
     payload: block.content, payloadPath: ['content'], transport: transportOf(block) });
 }
 
+/** The text of a message's `text` blocks, one per line ('' when it has none). */
+export function blockText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  let out: string | undefined;
+  for (const c of content) {
+    if (isPlainObject(c) && c.type === 'text' && typeof c.text === 'string') out = out === undefined ? c.text : `${out}\n${c.text}`;
+  }
+  return out ?? '';
+}
+
+// Paths relative to a call block (never changed once made: shared by every call)
+const NAME_PATH: JsonPath = ['name'];
+const INPUT_PATH: JsonPath = ['input'];
+
 /** Read one message's content blocks. Shared with adapters whose lines wrap an Anthropic message; `turn` continues
  *  a turn already begun (Claude Code writes one API message over several lines). */
 export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, continueTurn?: number): void {
@@ -67,32 +81,31 @@ export function readAnthropicMessage(b: SessionBuilder, doc: Doc, path: JsonPath
     else b.breakTurn();
     return;
   }
-  const text = content
-    .filter((p) => isPlainObject(p) && p.type === 'text' && typeof p.text === 'string')
-    .map((p) => (p as Obj).text as string)
-    .join('\n');
+  const text = blockText(content);
   let turn: number | undefined;
   let called = false;
-  content.forEach((block, i) => {
-    if (!isPlainObject(block)) return;
-    const at = { doc, path: [...path, 'content', i] };
+  // a plain loop, and a block's path made only for a call or a result: a log has a message (often of one block)
+  // per line
+  for (let i = 0; i < content.length; i++) {
+    const block: unknown = content[i];
+    if (!isPlainObject(block)) continue;
     if (CALL_BLOCKS.has(block.type as string) && typeof block.name === 'string') {
       turn ??= continueTurn ?? b.newTurn();
       called = true;
       b.call(
-        { name: block.name, id: typeof block.id === 'string' ? block.id : undefined, at, namePath: ['name'],
-          argsPath: ['input'], args: block.input, expect: 'object', messageText: text || undefined },
+        { name: block.name, id: typeof block.id === 'string' ? block.id : undefined, at: { doc, path: childPath(path, 'content', i) }, namePath: NAME_PATH,
+          argsPath: INPUT_PATH, args: block.input, expect: 'object', messageText: text || undefined },
         turn,
       );
     } else if (isResultBlock(block)) {
-      readAnthropicResult(b, doc, at.path, block);
+      readAnthropicResult(b, doc, childPath(path, 'content', i), block);
       // a server tool's result inside the model's message: the model saw it, so its next call is a new turn
       if (msg.role === 'assistant' && turn !== undefined) {
         turn = undefined;
         continueTurn = undefined;
       }
     }
-  });
+  }
   // A message without calls; an assistant's keeps its text blocks (a record of a message whose calls follow in
   // later records, as Claude Code writes them, loses them again at the first such call).
   if (!called) {

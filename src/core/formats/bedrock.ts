@@ -12,19 +12,23 @@
 //   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop). Also read: the
 //   payload without its event key (`{contentBlockIndex, start}`, as some SDK logs print it) and `{event: {...}}`;
 // - a nock recording of bedrock-runtime calls (see nock.ts): each request body and response of the recording,
-//   in one session. A later request repeats the conversation so far: a message whose calls (or results) were read
-//   already is an echo, read once; a repeated tool list is one definition per name. InvokeModel recordings of
-//   Anthropic models (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
+//   in one session. Each body is read on its own and the bodies merged as one conversation, each echo (what a later
+//   request repeats) read once (recording.ts `mergeEchoes`). InvokeModel recordings of Anthropic models
+//   (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
 // - a batch inference record (the output JSONL of a Bedrock batch job, one record per line): `{recordId, modelInput,
 //   modelOutput}` (or `error` instead of the output), the request and its answer in any of the shapes above: one
 //   conversation, so the tools the input declares apply to the calls of the output.
+// - a bare list of Converse messages (Strands Agents' `agent.messages`), read as a request's messages.
 // A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { readAnthropicMessage, readAnthropicTools } from './anthropic';
+import { lonePayload } from './lone-block';
 import { isNockRecording, nockExchanges } from './nock';
+import { mergeEchoes, type RecordedPart } from './recording';
 import { EventStream } from './stream';
+import type { Session } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
 
@@ -35,12 +39,19 @@ function isBlock(v: unknown): v is Obj {
   return isPlainObject(v) && !('type' in v) && Object.keys(v).some((k) => BLOCK_KEYS.has(k));
 }
 
-function isConverseMessage(v: unknown): v is Obj & { content: unknown[] } {
+export function isConverseMessage(v: unknown): v is Obj & { content: unknown[] } {
   return isPlainObject(v) && (v.role === 'user' || v.role === 'assistant') && Array.isArray(v.content) && v.content.every(isBlock);
 }
 
 function isRequest(v: unknown): v is Obj & { messages: (Obj & { content: unknown[] })[] } {
   return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isConverseMessage);
+}
+
+/** A bare list of Converse messages with tool traffic: what Strands Agents' `agent.messages` holds, and what
+ *  scripts that keep the `messages` they send write. */
+function isMessageList(v: unknown): v is (Obj & { content: unknown[] })[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isConverseMessage)
+    && v.some((m) => (m as Obj & { content: unknown[] }).content.some((c) => isPlainObject(c) && (isPlainObject(c.toolUse) || isPlainObject(c.toolResult))));
 }
 
 /** A request that is Converse beyond doubt: its content blocks are Converse's (no `type`, named by their key;
@@ -166,46 +177,7 @@ class ConverseStream extends EventStream {
 
 // ---- messages
 
-/** What a tool result returned: a lone `{json}` or `{text}` block is that value; otherwise the block list. */
-function payloadOf(content: unknown): { value: unknown; path: JsonPath } {
-  if (Array.isArray(content) && content.length === 1 && isPlainObject(content[0])) {
-    const only = content[0];
-    if ('json' in only) return { value: only.json, path: [0, 'json'] };
-    if (typeof only.text === 'string') return { value: only.text, path: [0, 'text'] };
-  }
-  return { value: content, path: [] };
-}
-
-/** Ids already read (a recording repeats the conversation in every request). */
-interface Seen {
-  ids: Set<string>;
-}
-
-/** The call and result ids a message carries, in either dialect (Converse blocks, Anthropic blocks). */
-function idsOf(msg: Obj): string[] {
-  if (!Array.isArray(msg.content)) return [];
-  const ids: string[] = [];
-  for (const block of msg.content) {
-    if (!isPlainObject(block)) continue;
-    if (isPlainObject(block.toolUse) && typeof block.toolUse.toolUseId === 'string') ids.push(`call ${block.toolUse.toolUseId}`);
-    else if (isPlainObject(block.toolResult) && typeof block.toolResult.toolUseId === 'string') ids.push(`result ${block.toolResult.toolUseId}`);
-    else if (typeof block.tool_use_id === 'string') ids.push(`result ${block.tool_use_id}`);
-    else if (typeof block.type === 'string' && block.type.endsWith('tool_use') && typeof block.id === 'string') ids.push(`call ${block.id}`);
-  }
-  return ids;
-}
-
-/** Whether a message was read already (all its calls and results); if not, its ids are now seen. */
-function isEcho(msg: Obj, seen: Seen | undefined): boolean {
-  if (!seen) return false;
-  const ids = idsOf(msg);
-  if (ids.length > 0 && ids.every((id) => seen.ids.has(id))) return true;
-  for (const id of ids) seen.ids.add(id);
-  return false;
-}
-
-function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj & { content: unknown[] }, seen?: Seen): void {
-  if (isEcho(msg, seen)) return;
+export function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj & { content: unknown[] }): void {
   const text = msg.content.filter((c) => isPlainObject(c) && typeof c.text === 'string').map((c) => (c as Obj).text as string).join('\n');
   let turn: number | undefined;
   msg.content.forEach((block, i) => {
@@ -219,7 +191,7 @@ function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj & { c
     }
     const res = block.toolResult;
     if (!isPlainObject(res)) return;
-    const payload = payloadOf(res.content);
+    const payload = lonePayload(res.content, ['json', 'text']);
     const status = str(res.status);
     b.result({ at: { doc, path: [...path, 'content', i, 'toolResult'] }, callId: str(res.toolUseId), payload: payload.value,
       payloadPath: ['content', ...payload.path], transport: status === undefined ? {} : { isError: status === 'error' } });
@@ -247,9 +219,9 @@ function readTools(b: SessionBuilder, doc: Doc, path: JsonPath, config: unknown)
   });
 }
 
-function readRequest(b: SessionBuilder, doc: Doc, base: JsonPath, v: Obj & { messages: (Obj & { content: unknown[] })[] }, seen?: Seen): void {
+function readRequest(b: SessionBuilder, doc: Doc, base: JsonPath, v: Obj & { messages: (Obj & { content: unknown[] })[] }): void {
   readTools(b, doc, [...base, 'toolConfig'], v.toolConfig);
-  v.messages.forEach((m, i) => readMessage(b, doc, [...base, 'messages', i], m, seen));
+  v.messages.forEach((m, i) => readMessage(b, doc, [...base, 'messages', i], m));
 }
 
 // ---- recordings
@@ -271,21 +243,31 @@ function isBedrockRecording(v: unknown): boolean {
   return v.some((r) => /bedrock/i.test(String(r.scope)) && (readable(jsonValue(r.body)) || (r.responseIsBinary !== true && readable(jsonValue(r.response)))));
 }
 
-/** One request body or response of a recording, into the recording's session. */
-function readPart(b: SessionBuilder, part: Located, seen: Seen): void {
+/** One request body or response of a recording (or of a batch record), into its own session. */
+function readPart(b: SessionBuilder, part: Located): void {
   const { doc, path, value: v } = part;
-  if (isRequest(v)) readRequest(b, doc, path, v, seen);
-  else if (isResponse(v)) readMessage(b, doc, [...path, 'output', 'message'], v.output.message, seen);
+  if (isRequest(v)) readRequest(b, doc, path, v);
+  else if (isResponse(v)) readMessage(b, doc, [...path, 'output', 'message'], v.output.message);
   else if (isEventArray(v)) {
     new ConverseStream(b).readEvents(doc, path, v);
   } else if (isAnthropicBody(v)) {
     readAnthropicTools(b, doc, [...path, 'tools'], v.tools);
     v.messages.forEach((m, i) => {
-      if (isPlainObject(m) && !isEcho(m, seen)) readAnthropicMessage(b, doc, [...path, 'messages', i], m);
+      if (isPlainObject(m)) readAnthropicMessage(b, doc, [...path, 'messages', i], m);
     });
-  } else if (isAnthropicReply(v) && !isEcho(v, seen)) {
+  } else if (isAnthropicReply(v)) {
     readAnthropicMessage(b, doc, path, v);
   }
+}
+
+/** Bodies of one conversation, in order (`response`: what the model answered), read each on its own and merged,
+ *  what a later request repeats read once. */
+function conversation(bodies: { part: Located | undefined; response: boolean }[]): Session {
+  const parts: RecordedPart[] = [];
+  for (const { part, response } of bodies) {
+    if (part && readable(part.value)) singleSession((b) => readPart(b, part), (session) => parts.push({ session, response }));
+  }
+  return mergeEchoes(parts);
 }
 
 /** A Bedrock batch inference record whose input or output is a body this reader knows. */
@@ -293,46 +275,32 @@ function isBatchRecord(v: unknown): v is Obj {
   return isPlainObject(v) && 'modelInput' in v && ('modelOutput' in v || 'error' in v) && (readable(v.modelInput) || readable(v.modelOutput));
 }
 
-function readBatchRecord(doc: Doc, b: SessionBuilder, v: Obj): void {
-  const seen: Seen = { ids: new Set() };
-  readPart(b, { doc, path: ['modelInput'], value: v.modelInput }, seen);
-  readPart(b, { doc, path: ['modelOutput'], value: v.modelOutput }, seen);
+function batchRecord(doc: Doc, v: Obj): Session {
+  return conversation([
+    { part: { doc, path: ['modelInput'], value: v.modelInput }, response: false },
+    { part: { doc, path: ['modelOutput'], value: v.modelOutput }, response: true },
+  ]);
 }
 
-/** Every request repeats the tool list: one definition per name (the first). */
-function dedupeTools(b: SessionBuilder): void {
-  const names = new Set<string>();
-  const first = b.session.tools.filter((t) => {
-    if (names.has(t.name)) return false;
-    names.add(t.name);
-    return true;
-  });
-  b.session.tools.splice(0, b.session.tools.length, ...first);
-}
-
-function readRecording(doc: Doc, b: SessionBuilder): void {
-  const seen: Seen = { ids: new Set() };
-  for (const x of nockExchanges(doc)) {
-    if (x.request) readPart(b, x.request, seen);
-    if (x.response) readPart(b, x.response, seen);
-  }
-  dedupeTools(b);
+function recording(doc: Doc): Session {
+  return conversation(nockExchanges(doc).flatMap((x) => [{ part: x.request, response: false }, { part: x.response, response: true }]));
 }
 
 export const bedrock: FormatAdapter = {
   id: 'bedrock-converse',
   document: {
     claims(v) {
-      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v);
+      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v) || isMessageList(v);
     },
     read(doc, emit) {
       const v = doc.value;
+      if (isNockRecording(v)) return emit(recording(doc));
+      if (isBatchRecord(v)) return emit(batchRecord(doc, v));
       singleSession((b) => {
-        if (isNockRecording(v)) readRecording(doc, b);
-        else if (isBatchRecord(v)) readBatchRecord(doc, b, v);
-        else if (isRequest(v)) readRequest(b, doc, [], v);
+        if (isRequest(v)) readRequest(b, doc, [], v);
         else if (isResponse(v)) readMessage(b, doc, ['output', 'message'], v.output.message);
         else if (isEventArray(v)) new ConverseStream(b).readEvents(doc, [], v);
+        else if (isMessageList(v)) v.forEach((m, i) => readMessage(b, doc, [i], m));
       }, emit);
     },
   },

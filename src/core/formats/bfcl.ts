@@ -15,9 +15,8 @@ import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { pythonCalls } from './python-calls';
+import { PYTHON_TYPES } from './python-types';
 import { isPlainObject, str, type Obj } from './util';
-
-const TYPES: Record<string, string | undefined> = { dict: 'object', float: 'number', tuple: 'array', any: undefined, list: 'array', int: 'integer', bool: 'boolean', str: 'string' };
 
 /** A BFCL parameter schema as JSON Schema (a copy; the source is untouched). */
 export function bfclSchema(s: unknown): unknown {
@@ -25,8 +24,8 @@ export function bfclSchema(s: unknown): unknown {
   if (!isPlainObject(s)) return s;
   const out: Obj = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === 'type' && typeof v === 'string' && v in TYPES) {
-      const t = TYPES[v];
+    if (k === 'type' && typeof v === 'string' && PYTHON_TYPES.has(v)) {
+      const t = PYTHON_TYPES.get(v);
       if (t !== undefined) out.type = t;
     } else if (k === 'properties' && isPlainObject(v)) {
       out.properties = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, bfclSchema(p)]));

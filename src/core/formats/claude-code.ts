@@ -14,7 +14,7 @@
 // skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of many
 // sessions). Also read: `{loglines: [...]}` exports.
 import type { FormatAdapter, SliceTies } from './adapter';
-import { readAnthropicMessage } from './anthropic';
+import { blockText, readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -25,11 +25,18 @@ function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
 }
 
+/** A `--output-format stream-json` message (the Agent SDK's SDKMessage), which older versions wrote without `uuid`:
+ *  its `session_id`, and the `parent_tool_use_id` of the Task call whose subagent speaks (null in the main
+ *  conversation). Amp's `--stream-json` writes the same envelope under its thread id (`T-…`), for tools of its own. */
+function isStreamMessage(v: Obj): boolean {
+  return isMessageLine(v) && typeof v.session_id === 'string' && 'parent_tool_use_id' in v && !v.session_id.startsWith('T-');
+}
+
 /** A record of a Claude Code log, beyond doubt: the log envelope, or a summary pointing at its leaf. */
 export function isClaudeCodeLine(v: unknown): v is Obj {
   if (!isPlainObject(v) || typeof v.type !== 'string') return false;
   if (v.type === 'summary') return typeof v.leafUuid === 'string';
-  if (typeof v.uuid !== 'string' && typeof v.sessionId !== 'string') return false;
+  if (typeof v.uuid !== 'string' && typeof v.sessionId !== 'string') return isStreamMessage(v);
   return isMessageLine(v) || (typeof v.uuid === 'string' && typeof v.sessionId === 'string');
 }
 
@@ -60,16 +67,6 @@ const IDLE_LINES = 2000;
 
 /** Where a line's message is, for a line that is the unit (paths are not changed once made: one is shared). */
 const MESSAGE_PATH: JsonPath = ['message'];
-
-/** The text of a message's `text` blocks, one per line ('' when it has none). */
-function blockText(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  let out: string | undefined;
-  for (const c of content) {
-    if (isPlainObject(c) && c.type === 'text' && typeof c.text === 'string') out = out === undefined ? c.text : `${out}\n${c.text}`;
-  }
-  return out ?? '';
-}
 
 class ClaudeCodeReader {
   /** The uuids read per session key, as hashes (a long session has one per line). */
@@ -133,7 +130,7 @@ class ClaudeCodeReader {
   private lastSid?: string;
 
   private sidOf(line: Obj): string {
-    const sid = str(line.sessionId);
+    const sid = str(line.sessionId) ?? str(line.session_id); // the log's name, or stream-json's
     if (sid !== undefined) this.lastSid = sid;
     else if (this.lastSid === undefined) this.ties?.tie(); // it may continue a session named before the slice
     return sid ?? this.lastSid ?? '';
@@ -141,7 +138,11 @@ class ClaudeCodeReader {
 
   private keyOf(line: Obj): string {
     const sid = this.sidOf(line);
-    if (line.isSidechain !== true) return sid;
+    if (line.isSidechain !== true) {
+      // a stream-json message of a subagent names the Task call that runs it: the subagent's own conversation
+      const task = str(line.parent_tool_use_id);
+      return task === undefined ? sid : `${sid}#task:${task}`;
+    }
     const agent = str(line.agentId);
     if (agent !== undefined) return `${sid}#agent:${agent}`;
     const uuid = str(line.uuid);

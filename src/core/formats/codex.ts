@@ -10,6 +10,11 @@
 // itself (`metadata.exit_code`, or the "Exit code: N" / "Process exited with code N" header of newer shell
 // output). Sanitised fixtures replace free text with `[REDACTED_<KIND> len=N sha=…]`: such arguments are kept as
 // text, not decoded. Unknown record types are skipped.
+// Rollouts written before the envelope (codex-rs of mid-2025) open with a bare session header — the serialized
+// SessionMeta: `id`, `timestamp`, `instructions` (null when none; later also `cwd`, `originator`, `cli_version`)
+// and an optional `git` — then `{record_type: "state"}` markers and bare Responses items. The header makes the
+// file a Codex rollout, and the items after it are then its own (LineFormat.keeps), though alone they would be
+// any tool's Responses items.
 // `codex exec --json` (and the Codex SDKs, which read it) prints thread events instead, one per line: `thread.started
 // {thread_id}`, `turn.started` / `turn.completed` / `turn.failed`, and `item.started` / `item.updated` /
 // `item.completed {item: {id, type, ...}}`. An item is one thing the agent did, sent again as it changes: its first
@@ -20,15 +25,31 @@
 // an honest failure, a command's `exit_code` its exit code.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
-import { HOSTED_CALLS, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
+import { HOSTED_CALLS, isResponsesItem, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
 import type { TransportSignals } from '../model';
-import type { Doc } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonValue, num, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted']);
 
 function isEnvelope(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.timestamp === 'string' && typeof v.type === 'string' && 'payload' in v;
+}
+
+/** The fields of a pre-envelope rollout's header (SessionMeta, flattened with its `git` info). */
+const HEADER_KEYS = new Set(['id', 'timestamp', 'instructions', 'cwd', 'originator', 'cli_version', 'git']);
+
+/** A pre-envelope rollout's first line: only SessionMeta's fields, with the `instructions` it always wrote (or the
+ *  `originator` and `cli_version` of its later form). */
+function isLegacyHeader(v: unknown): boolean {
+  if (!isPlainObject(v) || typeof v.id !== 'string' || typeof v.timestamp !== 'string') return false;
+  for (const k in v) if (!HEADER_KEYS.has(k)) return false;
+  return 'instructions' in v || (typeof v.originator === 'string' && typeof v.cli_version === 'string');
+}
+
+/** A line of a pre-envelope rollout after its header: a state marker, or a bare Responses item. */
+function isLegacyLine(v: unknown): boolean {
+  return isPlainObject(v) && !('payload' in v) && (typeof v.record_type === 'string' || isResponsesItem(v));
 }
 
 /** A sanitiser's stand-in for text that was removed. */
@@ -105,6 +126,9 @@ function execOutcome(item: Obj): { payloadKey?: string; transport: TransportSign
   }
 }
 
+/** Where an enveloped item is (paths are not changed once made: one is shared). */
+const PAYLOAD_PATH: JsonPath = ['payload'];
+
 class CodexReader {
   /** Signals of calls whose event came before their output. */
   private readonly signals = new Map<string, TransportSignals>();
@@ -116,6 +140,14 @@ class CodexReader {
 
   read(doc: Doc): void {
     const line = doc.value as Obj;
+    if (isLegacyHeader(line)) {
+      this.b.session.id ??= line.id as string;
+      return;
+    }
+    if (isLegacyLine(line)) {
+      if (line.record_type === undefined) this.item(doc, line, []);
+      return;
+    }
     if (!isEnvelope(line)) {
       this.execEvent(doc, line);
       return;
@@ -125,7 +157,7 @@ class CodexReader {
     const b = this.b;
     if (line.type === 'session_meta') b.session.id ??= str(payload.id);
     else if (line.type === 'turn_context') b.breakTurn();
-    else if (line.type === 'response_item') this.item(doc, payload);
+    else if (line.type === 'response_item') this.item(doc, payload, PAYLOAD_PATH);
     else if (line.type === 'event_msg') this.event(payload);
   }
 
@@ -191,9 +223,8 @@ class CodexReader {
     this.signals.set(callId, signals);
   }
 
-  private item(doc: Doc, item: Obj): void {
+  private item(doc: Doc, item: Obj, path: JsonPath): void {
     const b = this.b;
-    const path = ['payload'];
     const callId = str(item.call_id);
     switch (item.type) {
       case 'function_call':
@@ -245,9 +276,10 @@ export const codex: FormatAdapter = {
   packs: ['codex'],
   lines: {
     claims(v) {
-      return (isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload)) || isExecEvent(v);
+      return (isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload)) || isExecEvent(v) || isLegacyHeader(v);
     },
     accepts: (v) => isEnvelope(v) || isExecLine(v),
+    keeps: isLegacyLine,
     open({ builder }) {
       const reader = new CodexReader(builder);
       return { read: (doc) => reader.read(doc) };

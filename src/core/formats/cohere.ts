@@ -26,6 +26,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
+import { schemaType } from './python-types';
 import { EventStream } from './stream';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, unansweredByName, type Obj } from './util';
@@ -98,9 +99,6 @@ function isV1Response(v: unknown): v is Obj {
     && (Array.isArray(v.tool_calls) || (Array.isArray(v.chat_history) && v.chat_history.every(isV1Turn)));
 }
 
-const V1_TYPES: Record<string, string> = { str: 'string', string: 'string', int: 'integer', integer: 'integer', float: 'number',
-  number: 'number', bool: 'boolean', boolean: 'boolean', list: 'array', dict: 'object', object: 'object' };
-
 /** A v1 `parameter_definitions` map as JSON Schema (a type it does not know constrains nothing). */
 function v1Schema(defs: Obj): Obj {
   const properties: Obj = {};
@@ -108,7 +106,7 @@ function v1Schema(defs: Obj): Obj {
   for (const [name, d] of Object.entries(defs)) {
     if (!isPlainObject(d)) continue;
     const base = typeof d.type === 'string' ? d.type.replace(/\[.*$/, '').trim().toLowerCase() : '';
-    const type = V1_TYPES[base];
+    const type = schemaType(base);
     properties[name] = { ...(type ? { type } : {}), ...(typeof d.description === 'string' ? { description: d.description } : {}) };
     if (d.required === true) required.push(name);
   }

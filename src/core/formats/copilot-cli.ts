@@ -13,10 +13,13 @@
 // Chat: Export Chat writes) `{requests: [{requestId, message, response, result: {metadata: {toolCallRounds,
 // toolCallResults}}}]}`. Each tool-call round `{response, toolCalls: [{id, name, arguments}]}` is one turn (the
 // arguments are the JSON string the model wrote); `toolCallResults` holds each call's result by id (`{content:
-// [{value}]}`), with no error flag of its own.
+// [{value}]}`), with no error flag of its own. Newer VS Code writes the session as a log of changes instead
+// (`chatSessions/<id>.jsonl`, mutation-log.ts: its first line the session, often with no request yet, later lines
+// pushing requests and setting each one's `result`): the log is replayed and its final state read the same way.
 import { singleSession } from './adapter';
 import type { FormatAdapter, LineSink } from './adapter';
-import type { SessionBuilder } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
+import { isMutationEntry, MutationLog } from './mutation-log';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, str, type Obj } from './util';
@@ -88,8 +91,15 @@ class CopilotReader {
     return b;
   }
 
+  /** A chat session log's replay (its lines are entries, not events). */
+  private log?: MutationLog;
+
   read(doc: Doc): void {
     const line = doc.value;
+    if (isMutationEntry(line)) {
+      (this.log ??= new MutationLog()).apply(doc);
+      return;
+    }
     if (!isEvent(line) || line.ephemeral === true) return;
     const id = str(line.id);
     if (id !== undefined) {
@@ -117,6 +127,15 @@ class CopilotReader {
         this.readComplete(this.builder(key), key, doc, d);
         return;
     }
+  }
+
+  /** A chat session log is read once replayed to its end: the state its last line leaves. */
+  finish(): void {
+    const log = this.log;
+    const v = log?.state;
+    if (!log || !isPlainObject(v) || !Array.isArray(v.requests)) return;
+    const b = this.sink.sessionFor(str(v.sessionId) ?? '');
+    readChatSession(b, (path) => log.ref(path), v as Obj & { requests: unknown[] });
   }
 
   private readMessage(b: SessionBuilder, key: string, doc: Doc, d: Obj): void {
@@ -177,13 +196,17 @@ function chatResultPayload(res: Obj): { value: unknown; path: JsonPath } {
   return { value: c, path: ['content'] };
 }
 
-function readChatSession(b: SessionBuilder, doc: Doc, v: Obj & { requests: Obj[] }): void {
+/** Where a node of a chat session is in the file: in a session document, the node itself; in a session log
+ *  (mutation-log.ts), the line that wrote it. */
+type Locate = (path: JsonPath) => NodeRef;
+
+function readChatSession(b: SessionBuilder, loc: Locate, v: Obj & { requests: unknown[] }): void {
   v.requests.forEach((r, i) => {
     b.breakTurn(); // each request is the user's new message
     const rounds = roundsOf(r) ?? [];
     const metaPath: JsonPath = ['requests', i, 'result', 'metadata'];
     // a cancelled or pending request has no result
-    const meta = isPlainObject(r.result) ? (r.result.metadata as Obj | undefined) : undefined;
+    const meta = isPlainObject(r) && isPlainObject(r.result) ? (r.result.metadata as Obj | undefined) : undefined;
     const results = meta && isPlainObject(meta.toolCallResults) ? meta.toolCallResults : {};
     rounds.forEach((round, j) => {
       if (!isPlainObject(round) || !Array.isArray(round.toolCalls) || round.toolCalls.length === 0) return;
@@ -194,18 +217,25 @@ function readChatSession(b: SessionBuilder, doc: Doc, v: Obj & { requests: Obj[]
         if (!isPlainObject(tc) || typeof tc.name !== 'string') return;
         const id = str(tc.id);
         if (id !== undefined) ids.push(id);
-        b.call({ name: tc.name, id, at: { doc, path: [...metaPath, 'toolCallRounds', j, 'toolCalls', k] }, namePath: ['name'], argsPath: ['arguments'],
+        const path: JsonPath = [...metaPath, 'toolCallRounds', j, 'toolCalls', k];
+        b.call({ name: tc.name, id, at: loc(path), namePath: ['name'], argsPath: ['arguments'], argsAt: loc([...path, 'arguments']),
           args: tc.arguments, expect: 'string', messageText: text === '' ? undefined : text }, turn);
       });
       for (const id of ids) {
         const res = results[id];
         if (!isPlainObject(res)) continue;
         const payload = chatResultPayload(res);
-        b.result({ at: { doc, path: [...metaPath, 'toolCallResults', id] }, callId: id, payload: payload.value, payloadPath: payload.path, transport: {} });
+        b.result({ at: loc([...metaPath, 'toolCallResults', id]), callId: id, payload: payload.value, payloadPath: payload.path, transport: {} });
       }
       b.breakTurn();
     });
   });
+}
+
+/** The first line of a chat session log: the Initial entry, a chat session (whose requests may still be empty). */
+function isChatLogStart(v: unknown): boolean {
+  return isMutationEntry(v) && v.kind === 0 && isPlainObject(v.v) && Array.isArray(v.v.requests)
+    && (typeof v.v.sessionId === 'string' || typeof v.v.version === 'number');
 }
 
 export const copilotCli: FormatAdapter = {
@@ -216,15 +246,15 @@ export const copilotCli: FormatAdapter = {
       const v = doc.value as Obj & { requests: Obj[] };
       const first = v.requests.find((r) => roundsOf(r) !== undefined);
       const sid = str(v.sessionId) ?? str(((first?.result as Obj | undefined)?.metadata as Obj | undefined)?.sessionId);
-      singleSession((b) => readChatSession(b, doc, v), emit, sid);
+      singleSession((b) => readChatSession(b, (path) => ({ doc, path }), v), emit, sid);
     },
   },
   lines: {
-    claims: isCopilotEvent,
-    accepts: (v) => isEvent(v) || isRunResult(v),
+    claims: (v) => isCopilotEvent(v) || isChatLogStart(v),
+    accepts: (v) => isEvent(v) || isRunResult(v) || isMutationEntry(v),
     open(sink) {
       const reader = new CopilotReader(sink);
-      return { read: (doc) => reader.read(doc) };
+      return { read: (doc) => reader.read(doc), finish: () => reader.finish() };
     },
   },
 };

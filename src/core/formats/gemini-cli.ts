@@ -9,7 +9,8 @@
 //   `toolCalls[] {id, name, args, result, status, ...}` whose results are inside the call:
 //   `result` is a part list (`[{functionResponse: {id, name, response: {output} | {error}}}]`), a single part or
 //   a string. `status` is the transport: `success`, or `error`/`cancelled` (an honest failure); a call still
-//   `scheduled`/`executing` has no result. A user message may repeat the function responses as parts, and a model
+//   `scheduled`/`executing` has no result; one that finished without a recorded `result` (`cli_help`, a subagent)
+//   has its `resultDisplay` as its result. A user message may repeat the function responses as parts, and a model
 //   message synced from history may repeat its calls as `functionCall` parts: copies of what `toolCalls` holds.
 //   A subagent's progress in `resultDisplay` is a display summary, not its calls (its own recording has those).
 // - Saved chats and checkpoints (`/chat save`: `checkpoint-<tag>.json`): `{history: Content[]}` or a bare
@@ -28,6 +29,8 @@ import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const FAILED = new Set(['error', 'cancelled']);
+/** Statuses of a call that ran to its end (or was stopped): it has a result, recorded or not. */
+const FINISHED = new Set(['success', ...FAILED]);
 
 function isMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.type === 'string' && MESSAGE_TYPES.has(v.type) && ('content' in v || 'toolCalls' in v);
@@ -102,9 +105,10 @@ function readInlineResult(b: SessionBuilder, doc: Doc, path: JsonPath, tc: Obj, 
     b.result({ at: { doc, path: [...path, 'result'] }, ...link, payload: result, payloadPath: [], transport: transport ?? {} });
     return true;
   }
-  if (transport?.isError) {
-    // an error or a cancellation recorded without a response is still the call's (failed) result
-    b.result({ at: { doc, path }, ...link, payload: tc.resultDisplay, payloadPath: ['resultDisplay'], transport });
+  if (status !== undefined && FINISHED.has(status)) {
+    // a call that finished recorded without a response (an error, a cancellation, or a tool such as `cli_help` or
+    // a subagent that records only what it showed) still has its result: what the user saw
+    b.result({ at: { doc, path }, ...link, payload: tc.resultDisplay, payloadPath: ['resultDisplay'], transport: transport ?? {} });
     return true;
   }
   return false;
@@ -123,7 +127,7 @@ function recordedIn(messages: Located[]): Recorded {
     for (const tc of m.toolCalls) {
       if (!isPlainObject(tc) || typeof tc.id !== 'string') continue;
       r.calls.add(tc.id);
-      if ((tc.result !== undefined && tc.result !== null) || FAILED.has(str(tc.status) ?? '')) r.answered.add(tc.id);
+      if ((tc.result !== undefined && tc.result !== null) || FINISHED.has(str(tc.status) ?? '')) r.answered.add(tc.id);
     }
   }
   return r;

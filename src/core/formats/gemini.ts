@@ -104,9 +104,11 @@ export function geminiSchema(schema: unknown): unknown {
   return out;
 }
 
-/** The function declarations of a request's `tools` as embedded contracts. */
-export function readGeminiTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
-  if (!Array.isArray(tools)) return;
+/** The function declarations of a request's `tools`: name, parameters and result as JSON Schema, and the path of
+ *  each below `tools`. */
+export function geminiDeclarations(tools: unknown): { name: string; params: unknown; result: unknown; path: JsonPath }[] {
+  const out: { name: string; params: unknown; result: unknown; path: JsonPath }[] = [];
+  if (!Array.isArray(tools)) return out;
   tools.forEach((t, i) => {
     if (!isPlainObject(t)) return;
     const dk = keyOf(t, 'functionDeclarations');
@@ -118,17 +120,25 @@ export function readGeminiTools(b: SessionBuilder, doc: Doc, path: JsonPath, too
       const params = jsonSchema ?? (d.parameters === undefined ? { type: 'object', properties: {} } : geminiSchema(d.parameters));
       const resultJson = field(d, 'responseJsonSchema');
       const result = resultJson ?? (d.response === undefined ? undefined : geminiSchema(d.response));
-      b.tool(d.name, params, { doc, path: [...path, i, dk!, j] }, result);
+      out.push({ name: d.name, params, result, path: [i, dk!, j] });
     });
   });
+  return out;
+}
+
+/** The function declarations of a request's `tools` as embedded contracts. */
+export function readGeminiTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
+  for (const d of geminiDeclarations(tools)) b.tool(d.name, d.params, { doc, path: [...path, ...d.path] }, d.result);
 }
 
 // ---- calls and results ---------------------------------------------------------------------------------------
 
 /** Record the call of a `{functionCall}` part whose arguments came whole. */
-function wholeCall(b: SessionBuilder, doc: Doc, partPath: JsonPath, fcKey: string, fc: Obj, turn: number, messageText?: string): void {
+/** A whole `FunctionCall` as a call; `fcKey` is its key in the part at `partPath` ('' when the call itself is there:
+ *  lists of FunctionCall objects, as ADK eval sets keep them). */
+export function wholeCall(b: SessionBuilder, doc: Doc, partPath: JsonPath, fcKey: string, fc: Obj, turn: number, messageText?: string): void {
   if (typeof fc.name !== 'string' || fc.name === '') return;
-  b.call({ name: fc.name, id: str(fc.id), at: { doc, path: partPath }, namePath: [fcKey, 'name'], argsPath: [fcKey, 'args'],
+  b.call({ name: fc.name, id: str(fc.id), at: { doc, path: partPath }, namePath: fcKey === '' ? ['name'] : [fcKey, 'name'], argsPath: fcKey === '' ? ['args'] : [fcKey, 'args'],
     args: fc.args, expect: 'object', messageText }, turn);
 }
 
@@ -161,16 +171,17 @@ function linkOf(b: SessionBuilder, fr: Obj): ResponseLink {
   return { callId: id };
 }
 
-/** Record a `{functionResponse}` part as a result. `transport` overrides what the response itself says (Gemini
- *  CLI's own call status); otherwise a set `response.error` is the honest-failure signal. */
+/** Record a `{functionResponse}` part as a result (`key` '' when the FunctionResponse itself is at `partPath`).
+ *  `transport` overrides what the response itself says (Gemini CLI's own call status); otherwise a set
+ *  `response.error` is the honest-failure signal. */
 export function readFunctionResponse(b: SessionBuilder, doc: Doc, partPath: JsonPath, key: string, fr: Obj, link: ResponseLink = linkOf(b, fr), transport?: TransportSignals): void {
   const response = fr.response;
   let payload: unknown = response;
-  let payloadPath: JsonPath = [key, 'response'];
+  let payloadPath: JsonPath = key === '' ? ['response'] : [key, 'response'];
   // `{output: X}` is the wrapper Gemini clients put around what the tool returned
   if (isPlainObject(response) && Object.keys(response).length === 1 && 'output' in response) {
     payload = response.output;
-    payloadPath = [key, 'response', 'output'];
+    payloadPath = key === '' ? ['response', 'output'] : [key, 'response', 'output'];
   }
   const failed = isPlainObject(response) && response.error !== undefined && response.error !== null && response.error !== false;
   b.result({ at: { doc, path: partPath }, ...link, payload, payloadPath, transport: transport ?? (failed ? { isError: true } : {}) });

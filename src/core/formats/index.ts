@@ -13,6 +13,8 @@ import { stream } from './stream';
 import { openinference } from './openinference';
 import { otel } from './otel';
 import { langfuse } from './langfuse';
+import { braintrust } from './braintrust';
+import { opik } from './opik';
 import { inspect } from './inspect';
 import { miniSweAgent } from './mini-swe-agent';
 import { openhands } from './openhands';
@@ -27,8 +29,19 @@ import { openaiAgents } from './openai-agents';
 import { cline } from './cline';
 import { atif } from './atif';
 import { letta } from './letta';
+import { pydanticAi } from './pydantic-ai';
+import { googleAdk } from './google-adk';
+import { autogen } from './autogen';
+import { smolagents } from './smolagents';
+import { strands } from './strands';
+import { dspy } from './dspy';
+import { semanticKernel } from './semantic-kernel';
+import { langgraph } from './langgraph';
 import { opencode } from './opencode';
 import { copilotCli } from './copilot-cli';
+import { continueDev } from './continue';
+import { amp } from './amp';
+import { openInterpreter } from './open-interpreter';
 import { cursorAgent } from './cursor-agent';
 import { goose } from './goose';
 import { gemini } from './gemini';
@@ -51,6 +64,8 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   otel,
   openinference,
   langfuse,
+  braintrust, // span rows (`span_attributes`, `root_span_id`), read through the span pairing like Opik's spans
+  opik,
   inspect,
   sweAgent,
   openhands,
@@ -58,9 +73,20 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   miniSweAgent,
   openaiAgents,
   letta,
+  pydanticAi,
+  googleAdk, // its events hold Gemini `Content`: before the Gemini readers
+  autogen,
+  smolagents,
+  strands, // a session message holds a Converse message: before bedrock-converse
+  dspy,
+  semanticKernel,
+  langgraph,
   kiro,
   opencode,
   copilotCli,
+  continueDev, // `{sessionId, history: [{message, toolCallStates}]}`: the broad chat readers would take its tool messages alone
+  amp, // a `T-…` thread of Anthropic-like messages whose results name `toolUseID`: before the Anthropic reader
+  openInterpreter, // `{role, type, format, content}` messages; `role: computer` and typed code are its own
   cursorAgent,
   goose,
   geminiCli,

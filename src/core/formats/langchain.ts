@@ -1,5 +1,6 @@
-// LangChain messages as LangSmith and Langfuse record them: serialized (`{lc, type: "constructor", kwargs}`) or as
-// plain dicts; the calls of an AI message. Shared by the readers of both.
+// LangChain messages as LangSmith, Langfuse and LangGraph record them: serialized (`{lc, type: "constructor", kwargs}`)
+// or as plain dicts; the calls of an AI message, and a conversation of them (the LangGraph reader's). Shared by the
+// readers of all three.
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, textOf, type Obj } from './util';
@@ -42,4 +43,38 @@ export function readLangChainCalls(b: SessionBuilder, doc: Doc, path: JsonPath, 
     });
   }
   return n;
+}
+
+const MESSAGE_TYPES = new Set(['human', 'ai', 'tool', 'system', 'function', 'chat', 'remove', 'AIMessageChunk', 'HumanMessageChunk', 'ToolMessageChunk']);
+
+/** The `type` of a LangChain message in any of its three forms (`ai`, `tool`, …), or undefined when it is none. */
+export function langChainType(m: unknown): string | undefined {
+  const f = langChainFields(m);
+  if (!f || !('content' in f.value || 'tool_calls' in f.value)) return undefined;
+  const t = typeof f.value.type === 'string' ? f.value.type : isPlainObject(m) && typeof m.type === 'string' && m.type !== 'constructor' ? m.type : undefined;
+  if (t !== undefined && MESSAGE_TYPES.has(t)) return t;
+  // a serialized message names its class in `id` (`["langchain", "schema", "messages", "AIMessage"]`)
+  const id = isPlainObject(m) && Array.isArray(m.id) ? m.id[m.id.length - 1] : undefined;
+  return id === 'AIMessage' || id === 'AIMessageChunk' ? 'ai' : id === 'ToolMessage' ? 'tool' : id === 'HumanMessage' ? 'human' : id === 'SystemMessage' ? 'system' : undefined;
+}
+
+/** One LangChain message of a conversation, at `path`: an AI message's calls, a tool message answering one by
+ *  `tool_call_id` (`status: "error"` is the error flag ToolNode sets when a tool raised), any other a turn break. */
+export function readLangChainMessage(b: SessionBuilder, doc: Doc, path: JsonPath, m: unknown): void {
+  const type = langChainType(m);
+  const f = langChainFields(m);
+  if (type === undefined || !f) return;
+  const at: JsonPath = [...path, ...f.path];
+  if (type === 'ai' || type === 'AIMessageChunk') {
+    if (readLangChainCalls(b, doc, at, f.value) === 0) b.assistantText({ doc, path: [...at, 'content'] }, f.value.content);
+  } else if (type === 'tool' || type === 'ToolMessageChunk') {
+    const status = str(f.value.status);
+    b.result({ at: { doc, path: at }, callId: str(f.value.tool_call_id), payloadPath: ['content'], payload: f.value.content,
+      transport: status === 'error' ? { isError: true } : status === 'success' ? { isError: false } : undefined });
+  } else b.breakTurn();
+}
+
+/** A conversation of LangChain messages, the list at `path`. */
+export function readLangChainMessages(b: SessionBuilder, doc: Doc, path: JsonPath, list: unknown[]): void {
+  list.forEach((m, i) => readLangChainMessage(b, doc, [...path, i], m));
 }

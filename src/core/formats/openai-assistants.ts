@@ -8,6 +8,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
+import { ItemLifecycle } from './item-lifecycle';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj } from './util';
 
@@ -26,15 +27,7 @@ function stepsOf(v: unknown): { step: Obj & { step_details: Obj }; path: JsonPat
   return steps.sort((a, b) => time(a.step) - time(b.step));
 }
 
-/** Call ids read, and the ids whose output was read. */
-interface Seen {
-  calls: Set<string>;
-  outputs: Set<string>;
-}
-
-const newSeen = (): Seen => ({ calls: new Set(), outputs: new Set() });
-
-function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: Obj & { step_details: Obj }, seen: Seen): void {
+function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: Obj & { step_details: Obj }, items: ItemLifecycle): void {
   const calls = step.step_details.tool_calls;
   if (step.step_details.type !== 'tool_calls' || !Array.isArray(calls)) {
     b.breakTurn();
@@ -45,13 +38,12 @@ function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: Obj & { ste
     if (!isPlainObject(tc) || tc.type !== 'function' || !isPlainObject(tc.function) || typeof tc.function.name !== 'string') return;
     const at = { doc, path: [...path, 'step_details', 'tool_calls', i] };
     const id = str(tc.id);
-    if (id === undefined || !seen.calls.has(id)) {
+    if (items.isCall(id)) {
       turn ??= b.newTurn();
       b.call({ name: tc.function.name, id, at, namePath: ['function', 'name'], argsPath: ['function', 'arguments'], args: tc.function.arguments, expect: 'string' }, turn);
-      if (id !== undefined) seen.calls.add(id);
     }
-    if (typeof tc.function.output !== 'string' || (id !== undefined && seen.outputs.has(id))) return;
-    if (id !== undefined) seen.outputs.add(id);
+    // the step's output arrives with a later copy of the step: the first copy that has one is the outcome
+    if (typeof tc.function.output !== 'string' || !items.isOutcome(id)) return;
     b.result({ at, callId: id, payload: tc.function.output, payloadPath: ['function', 'output'] });
   });
 }
@@ -61,19 +53,19 @@ export const openaiAssistants: FormatAdapter = {
   document: {
     claims: (v) => stepsOf(v) !== undefined,
     read(doc, emit) {
-      const seen = newSeen();
+      const items = new ItemLifecycle();
       singleSession((b) => {
-        for (const { step, path } of stepsOf(doc.value) ?? []) readStep(b, doc, path, step, seen);
+        for (const { step, path } of stepsOf(doc.value) ?? []) readStep(b, doc, path, step, items);
       }, emit);
     },
   },
   lines: {
     claims: (v) => isRunStep(v) || (isPlainObject(v) && typeof v.event === 'string' && v.event.startsWith('thread.run.step.') && isRunStep(v.data)),
     open({ builder }) {
-      const seen = newSeen();
+      const items = new ItemLifecycle();
       return {
         read(doc) {
-          for (const { step, path } of stepsOf(doc.value) ?? []) readStep(builder, doc, path, step, seen);
+          for (const { step, path } of stepsOf(doc.value) ?? []) readStep(builder, doc, path, step, items);
         },
       };
     },

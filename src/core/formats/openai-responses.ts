@@ -144,7 +144,7 @@ const ITEM_TYPES = new Set([...CALL_ITEMS, ...HOSTED_CALLS.keys(), 'message', 'r
   'compaction']);
 
 /** An item, or a request's message written without `type` (`{role, content}`). */
-function isItem(v: unknown): v is Obj {
+export function isResponsesItem(v: unknown): v is Obj {
   if (!isPlainObject(v)) return false;
   return typeof v.type === 'string' ? ITEM_TYPES.has(v.type) : typeof v.role === 'string' && 'content' in v;
 }
@@ -351,7 +351,7 @@ export const openaiResponses: FormatAdapter = {
     claims(v) {
       if (isPlainObject(v) && v.object === 'response' && Array.isArray(v.output)) return true;
       const found = itemsOf(v);
-      return found.length > 0 && found.every((f) => f.list.length > 0 && f.list.every(isItem)) && found.some((f) => f.list.some(isCallItem));
+      return found.length > 0 && found.every((f) => f.list.length > 0 && f.list.every(isResponsesItem)) && found.some((f) => f.list.some(isCallItem));
     },
     read(doc, emit) {
       const v = doc.value;
@@ -359,7 +359,7 @@ export const openaiResponses: FormatAdapter = {
         if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
         for (const found of itemsOf(v)) {
           found.list.forEach((item, i) => {
-            if (isItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
+            if (isResponsesItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
           });
         }
         if (isPlainObject(v)) declareMcpTools(b, doc, ['tools'], v.tools);
@@ -368,7 +368,7 @@ export const openaiResponses: FormatAdapter = {
   },
   lines: {
     claims: isCallItem,
-    accepts: isItem,
+    accepts: isResponsesItem,
     open: ({ builder }) => ({ read: (doc) => readResponsesItem(builder, doc, [], doc.value as Obj) }),
   },
 };

@@ -1,19 +1,25 @@
 // OpenTelemetry GenAI traces: OTLP JSON exports (`resourceSpans`, whatever conventions their attributes follow;
 // also JSONL of them, one request per line, as the Collector's file exporter writes),
-// Jaeger JSON exports (`{data: [{traceID, spans}]}`, attributes as `tags`), span arrays and flat attribute maps whose attributes follow the GenAI semantic conventions (`gen_ai.*`). Each
+// OTLP log exports (`resourceLogs`: GenAI events as log records), Zipkin v2 JSON, the Go SDK's stdout exporter's
+// spans (span-containers.ts), Jaeger JSON exports (`{data: [{traceID, spans}]}`, attributes as `tags`), span arrays (MLflow's trace JSON
+// `{info, data: {spans}}` among them) and flat attribute maps whose attributes follow the GenAI semantic conventions
+// (`gen_ai.*`) or the Vercel AI SDK's, MLflow's or Google ADK's (span-conventions.ts). Each
 // trace id is a session, its spans ordered by start time. The reading itself is shared (spans.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { Doc } from '../parse/doc';
 import { arraySpan, arraySpans, flatSpan, hasGenAi, hasOpenInference, isFlatAttributeMap, isJaeger, isOtlp, isSpanArray, isSpanObject, jaegerSpans, otlpSpans, otlpTraceIds, readTrace, readTraces, SpanLines } from './spans';
+import { hasOtherConvention } from './span-conventions';
+import { goStdoutSpan, isGoStdoutSpan, isOtlpLogs, isZipkin, otlpLogSpans, zipkinSpans } from './span-containers';
 
-const genAiOnly = (keys: string[]) => hasGenAi(keys) && !hasOpenInference(keys);
+// GenAI keys, or a convention that writes tool spans without them (Vercel AI SDK, MLflow, Google ADK)
+const genAiOnly = (keys: string[]) => (hasGenAi(keys) || hasOtherConvention(keys)) && !hasOpenInference(keys);
 
 export const otel: FormatAdapter = {
   id: 'otel',
   document: {
     claims(v) {
-      if (isOtlp(v) || isJaeger(v, genAiOnly)) return true;
+      if (isOtlp(v) || isOtlpLogs(v) || isJaeger(v, genAiOnly) || isZipkin(v, genAiOnly) || isGoStdoutSpan(v, genAiOnly)) return true;
       if (isSpanArray(v, genAiOnly) && !isSpanArray(v, hasOpenInference)) return true;
       return isFlatAttributeMap(v) && genAiOnly(Object.keys(v));
     },
@@ -22,16 +28,24 @@ export const otel: FormatAdapter = {
         singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
         return;
       }
-      if (isJaeger(doc.value, genAiOnly)) readTraces(jaegerSpans(doc), emit);
-      else readTraces(isOtlp(doc.value) ? otlpSpans(doc) : arraySpans(doc), emit);
+      const v = doc.value;
+      if (isJaeger(v, genAiOnly)) readTraces(jaegerSpans(doc), emit);
+      else if (isZipkin(v, genAiOnly)) readTraces(zipkinSpans(doc), emit);
+      else if (isOtlpLogs(v)) readTraces(otlpLogSpans(doc), emit);
+      else if (isGoStdoutSpan(v, genAiOnly)) readTraces([goStdoutSpan(doc, [], v)], emit);
+      else readTraces(isOtlp(v) ? otlpSpans(doc) : arraySpans(doc), emit);
     },
   },
   lines: {
-    claims: (v) => isOtlp(v) || isSpanObject(v, genAiOnly),
+    claims: (v) => isOtlp(v) || isOtlpLogs(v) || isSpanObject(v, genAiOnly) || isGoStdoutSpan(v, genAiOnly) || isZipkin(v, genAiOnly),
     open(sink) {
       const spans = new SpanLines(sink);
       const spansOf = (doc: Doc) => {
-        const span = isOtlp(doc.value) ? undefined : arraySpan(doc, [], doc.value);
+        const v = doc.value;
+        if (isOtlpLogs(v)) return otlpLogSpans(doc);
+        if (isGoStdoutSpan(v, () => true)) return [goStdoutSpan(doc, [], v)];
+        if (Array.isArray(v)) return zipkinSpans(doc);
+        const span = isOtlp(v) ? undefined : arraySpan(doc, [], v);
         return span ? [span] : otlpSpans(doc);
       };
       return {

@@ -10,7 +10,8 @@
 // - nock recordings (nock.ts) of any provider (Bedrock's are read by the Bedrock reader).
 // Each request body holds the conversation so far and each response body what the model answered (JSON or a
 // server-sent-events text). Read in order into one conversation, a later request repeats what came before: a
-// call, result or text met again is an echo, read once (`mergeEchoes`).
+// call, result or text met again is an echo, read once (`mergeEchoes`, also how Bedrock's nock recordings and batch
+// records are merged).
 import type { AssistantText, Session, ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isNockRecording, nockExchanges } from './nock';
@@ -131,6 +132,7 @@ export function mergeEchoes(recorded: RecordedPart[]): Session {
   const toolNames = new Set<string>();
   let lastNew = -1; // the part that brought the last new call
   let lastText = -1; // the part that brought the last new text
+  let lastAnswer = -1; // the last response that made no call: the model answered in words
   parts.forEach((p, pi) => {
     const turnOf = new Map<number, number>(); // the part's turns to the conversation's
     const indexOf = new Map<number, number>(); // the part's call positions to the conversation's
@@ -178,9 +180,12 @@ export function mergeEchoes(recorded: RecordedPart[]): Session {
       out.tools.push(t);
     }
     if (p.linksStated) out.linksStated = true;
+    if (recorded[pi].response && p.calls.length === 0) lastAnswer = pi;
   });
   if (texts.length > 0) out.texts = texts;
-  // the conversation went on after its last call when a later body said something new, or a body from there on says so
-  if (lastText > lastNew || parts.slice(Math.max(lastNew, 0)).some((p) => p.continuedAfterCalls)) out.continuedAfterCalls = true;
+  // the conversation went on after its last call when a later body said something new (or the model answered
+  // without a call), or a body from there on says so
+  const answered = out.calls.length > 0 && lastAnswer > lastNew;
+  if (lastText > lastNew || answered || parts.slice(Math.max(lastNew, 0)).some((p) => p.continuedAfterCalls)) out.continuedAfterCalls = true;
   return out;
 }

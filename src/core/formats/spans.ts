@@ -19,9 +19,10 @@
 import { decodeArguments, SessionBuilder, type NodeRef } from './builder';
 import type { Session, TransportSignals } from '../model';
 import type { LineSink } from './adapter';
-import { childPath, type Doc, type JsonPath } from '../parse/doc';
+import { childPath, joinPath, type Doc, type JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
+import { conventionDefinitions, conventionKind, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
 
 export interface Attr {
   value: unknown;
@@ -41,6 +42,10 @@ export interface SpanRecord {
   attrs: Map<string, Attr>;
   /** Whether any attribute key has an index segment (`a.N.b`), once asked (see `indexed`). */
   indexes?: boolean;
+  /** The span's events (GenAI events carry messages), read when asked. */
+  events?: () => EventRecord[];
+  /** Made of log records (span-containers.ts): merged into the span of the same id when the trace has it. */
+  logs?: boolean;
 }
 
 /** A span whose attribute map is built when first asked for and can be let go once its trace was read, so a large
@@ -68,32 +73,49 @@ class LazySpan implements SpanRecord {
 
 const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue'];
 
-/** An OTLP AnyValue as plain JSON (arrays and kvlists included), with the path of its scalar node. */
-function otlpValue(v: unknown, path: JsonPath): { value: unknown; path: JsonPath } {
-  if (!isPlainObject(v)) return { value: v, path };
-  for (const k of OTLP_VALUE_KEYS) {
-    if (k in v) return { value: k === 'intValue' ? num(v[k]) ?? v[k] : v[k], path: childPath(path, k) };
-  }
-  if (isPlainObject(v.arrayValue) && Array.isArray(v.arrayValue.values)) {
-    return { value: v.arrayValue.values.map((x, i) => otlpValue(x, [...path, 'arrayValue', 'values', i]).value), path: [...path, 'arrayValue'] };
-  }
-  if (isPlainObject(v.kvlistValue) && Array.isArray(v.kvlistValue.values)) {
+/** The member of an OTLP AnyValue that holds its value (`stringValue`, ..., `arrayValue`, `kvlistValue`). */
+function anyValueKey(v: Obj): string | undefined {
+  for (const k of OTLP_VALUE_KEYS) if (k in v) return k;
+  if (isPlainObject(v.arrayValue) && Array.isArray(v.arrayValue.values)) return 'arrayValue';
+  if (isPlainObject(v.kvlistValue) && Array.isArray(v.kvlistValue.values)) return 'kvlistValue';
+  return undefined;
+}
+
+/** An OTLP AnyValue as plain JSON (arrays and kvlists included); `key`: its anyValueKey. */
+function otlpValue(v: unknown, key = isPlainObject(v) ? anyValueKey(v) : undefined): unknown {
+  if (key === undefined) return v;
+  const any = v as Obj;
+  if (key === 'arrayValue') return ((any.arrayValue as Obj).values as unknown[]).map((x) => otlpValue(x));
+  if (key === 'kvlistValue') {
     const o: Obj = {};
-    for (const kv of v.kvlistValue.values) if (isPlainObject(kv) && typeof kv.key === 'string') o[kv.key] = otlpValue(kv.value, []).value;
-    return { value: o, path: [...path, 'kvlistValue'] };
+    for (const kv of (any.kvlistValue as Obj).values as unknown[]) if (isPlainObject(kv) && typeof kv.key === 'string') o[kv.key] = otlpValue(kv.value);
+    return o;
   }
-  return { value: v, path };
+  return key === 'intValue' ? num(any[key]) ?? any[key] : any[key];
+}
+
+/** An attribute of a typed list, whose path (`<list>[i].value.<key>`, the node of its value) is made only when
+ *  asked: most attributes are never pointed at, and a span has several (OTLP 20 MB: 4 objects less each). */
+class ListAttr implements Attr {
+  private where?: NodeRef;
+
+  constructor(readonly value: unknown, private readonly doc: Doc, private readonly list: JsonPath, private readonly i: number, private readonly key: string | undefined) {}
+
+  get ref(): NodeRef {
+    return (this.where ??= { doc: this.doc, path: this.key === undefined ? childPath(this.list, this.i, 'value') : joinPath(this.list, [this.i, 'value', this.key]) });
+  }
 }
 
 /** Attributes as a typed OTLP list `[{key, value}]`, or an object with flat dotted keys (or nested objects). */
 export function readAttributes(doc: Doc, path: JsonPath, attrs: unknown): Map<string, Attr> {
   const out = new Map<string, Attr>();
   if (Array.isArray(attrs)) {
-    attrs.forEach((kv, i) => {
-      if (!isPlainObject(kv) || typeof kv.key !== 'string') return;
-      const { value, path: p } = otlpValue(kv.value, childPath(path, i, 'value'));
-      out.set(kv.key, { value, ref: { doc, path: p } });
-    });
+    for (let i = 0; i < attrs.length; i++) {
+      const kv: unknown = attrs[i];
+      if (!isPlainObject(kv) || typeof kv.key !== 'string') continue;
+      const key = isPlainObject(kv.value) ? anyValueKey(kv.value) : undefined;
+      out.set(kv.key, new ListAttr(otlpValue(kv.value, key), doc, path, i, key));
+    }
     return out;
   }
   const walk = (o: Obj, p: JsonPath, prefix: string) => {
@@ -180,6 +202,7 @@ export function otlpSpans(doc: Doc): SpanRecord[] {
       // OTLP JSON leaves out default values: a span without a status code is UNSET
       status: statusName(status.code) ?? 'UNSET',
       statusMessage: str(status.message),
+      events: spanEvents(doc, childPath(path, 'events'), s.events),
     }, () => readAttributes(doc, childPath(path, 'attributes'), s.attributes)));
   });
   return out;
@@ -231,13 +254,24 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
     ref: { doc, path },
     traceId: str(ctx.trace_id) ?? str(ctx.traceId) ?? '',
     spanId: str(ctx.span_id) ?? str(ctx.spanId),
-    parentId: str(s.parent_id) ?? str(s.parentId) ?? str(s.parentSpanId),
+    parentId: str(s.parent_id) ?? str(s.parentId) ?? str(s.parentSpanId) ?? str(s.parent_span_id),
     name: str(s.name),
-    start: s.start_time ?? s.startTime ?? s.startTimeUnixNano,
+    // MLflow 3's span dicts write OTLP's field names in snake case
+    start: s.start_time ?? s.startTime ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns,
     kind: str(s.span_kind),
     status: statusName(s.status_code ?? status?.code ?? status?.status_code),
     statusMessage: str(s.status_message) ?? str(status?.message),
+    events: spanEvents(doc, [...path, 'events'], s.events),
   }, () => readAttributes(doc, [...path, 'attributes'], attributes));
+}
+
+/** A span's event list (`[{name, attributes}]`, typed or plain attributes), read when asked. */
+function spanEvents(doc: Doc, path: JsonPath, list: unknown): (() => EventRecord[]) | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  return () => list.flatMap((e, i) => {
+    const r = isPlainObject(e) ? eventFields(e, { doc, path: [...path, i] }, (p, a) => readAttributes(doc, p, a)) : undefined;
+    return r ? [r] : [];
+  });
 }
 
 /** One span object of a span export (a JSONL line of spans), in the given conventions. */
@@ -372,16 +406,21 @@ function regroup(g: Map<string, Attr>, prefix: string): ReadonlyMap<number, Map<
 }
 
 function isModelSpan(s: SpanRecord): boolean {
-  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value);
+  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value) ?? otherKind(s);
   const op = str(attr(s, 'gen_ai.operation.name')?.value);
   return kind === 'LLM' || op === 'chat' || op === 'text_completion' || op === 'generate_content';
 }
 
+/** The kind the other conventions (Vercel AI SDK, MLflow) give a span. */
+function otherKind(s: SpanRecord): string | undefined {
+  return conventionKind((k) => s.attrs.get(k)?.value, s.name);
+}
+
 export function isToolSpan(s: SpanRecord): boolean {
-  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value);
+  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value) ?? otherKind(s);
   if (kind === 'TOOL') return true;
   if (str(attr(s, 'gen_ai.operation.name')?.value) === 'execute_tool') return true;
-  return !isModelSpan(s) && (s.attrs.has('gen_ai.tool.name') || s.attrs.has('tool.name')) && !s.attrs.has('llm.input_messages.0.message.role');
+  return !isModelSpan(s) && (s.attrs.has('gen_ai.tool.name') || s.attrs.has('tool.name') || s.attrs.has('ai.toolCall.name')) && !s.attrs.has('llm.input_messages.0.message.role');
 }
 
 /** Where one history (a model span's input messages, the conversation so far) stands while it is read: how often
@@ -486,17 +525,17 @@ export class TraceCalls {
 
   /** A result a message lists: by its id; without one, it answers the next call of the history's latest message
    *  with calls; a result no call precedes is read once for as often as a history shows it. */
-  listedResult(history: History | undefined, id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined): void {
-    if (id !== undefined) return this.result(id, at, payload, payloadPath);
+  listedResult(history: History | undefined, id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined, transport: TransportSignals = {}): void {
+    if (id !== undefined) return this.result(id, at, payload, payloadPath, transport);
     const index = history?.answering.shift();
-    if (index !== undefined) return this.result(undefined, at, payload, payloadPath, {}, index);
+    if (index !== undefined) return this.result(undefined, at, payload, payloadPath, transport, index);
     if (history) {
       const key = valueKey(payload);
       const k = history.show('\u0001' + key);
       if (k <= (this.loose.get(key) ?? 0)) return;
       this.loose.set(key, k);
     }
-    this.result(undefined, at, payload, payloadPath);
+    this.result(undefined, at, payload, payloadPath, transport);
   }
 
   /** Read one message of a history (or of a span's output, without one). */
@@ -525,8 +564,8 @@ export class MessageCalls {
     return fresh;
   }
 
-  result(id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined): void {
-    this.t.listedResult(this.history, id, at, payload, payloadPath);
+  result(id: string | undefined, at: NodeRef, payload: unknown, payloadPath: JsonPath | undefined, transport?: TransportSignals): void {
+    this.t.listedResult(this.history, id, at, payload, payloadPath, transport);
   }
 }
 
@@ -536,27 +575,30 @@ function push<K>(m: Map<K, number[]>, k: K, i: number): void {
   else m.set(k, [i]);
 }
 
-/** Message parts (OTel GenAI): `[{role, parts: [{type: "tool_call", id, name, arguments} | {type:
- *  "tool_call_response", id, response|result}]}]`, as an array or a JSON string. `history`: these messages are a
- *  model span's input (then they replay calls and results read before). */
+/** Message lists (OTel GenAI parts: `[{role, parts: [{type: "tool_call", id, name, arguments} | {type:
+ *  "tool_call_response", id, response|result}]}]`, and the other dialects `listedMessages` knows), as an array or a
+ *  JSON string. `history`: these messages are a model span's input (then they replay calls and results read
+ *  before). Returns how many calls were new. */
 export function readPartsMessages(t: TraceCalls, where: Located, calls: boolean, results: boolean, history?: History): number {
+  return readListed(t, listedMessages(where), calls, results, history);
+}
+
+/** Listed messages into the trace: each message's new calls are one turn. */
+function readListed(t: TraceCalls, messages: ListedMessage[], calls: boolean, results: boolean, history?: History): number {
   let n = 0;
-  const list = where.value;
-  if (!Array.isArray(list)) return 0;
-  list.forEach((m, i) => {
-    if (!isPlainObject(m) || !Array.isArray(m.parts)) return;
+  for (const m of messages) {
+    if (m.length === 0) continue;
     const msg = t.message(history);
-    m.parts.forEach((p, j) => {
-      if (!isPlainObject(p)) return;
-      const at = { doc: where.doc, path: [...where.path, i, 'parts', j] };
-      if (p.type === 'tool_call' && typeof p.name === 'string' && calls) {
-        if (msg.call(p.name, str(p.id), at, ['name'], 'arguments' in p ? { doc: at.doc, path: [...at.path, 'arguments'] } : undefined, p.arguments)) n += 1;
-      } else if (p.type === 'tool_call_response' && results) {
-        const key = 'response' in p ? 'response' : 'result';
-        msg.result(str(p.id), at, p[key], [key]);
+    for (const item of m) {
+      if ('call' in item) {
+        const c = item.call;
+        if (calls && msg.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args)) n += 1;
+      } else if (results) {
+        const r = item.result;
+        msg.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : undefined);
       }
-    });
-  });
+    }
+  }
   return n;
 }
 
@@ -598,6 +640,17 @@ function readOutputs(t: TraceCalls, s: SpanRecord): number {
   const out = located(attr(s, 'gen_ai.output.messages'));
   if (out) n += readPartsMessages(t, out, true, false);
   n += readFlatMessages(t, s, 'gen_ai.completion', LEGACY_KEYS);
+  // Vercel AI SDK: a step's calls (the outer span's repeat its last step's: read with the summaries)
+  const vercel = located(attr(s, 'ai.response.toolCalls'));
+  if (vercel && !isVercelOuterSpan((k) => s.attrs.get(k)?.value)) n += readListed(t, listedCalls(vercel), true, false);
+  // Google ADK: the model's answer, one Gemini Content
+  const adk = located(attr(s, 'gcp.vertex.agent.llm_response'));
+  if (adk && isPlainObject(adk.value) && isPlainObject(adk.value.content)) {
+    n += readPartsMessages(t, { doc: adk.doc, path: [...adk.path, 'content'], value: adk.value.content }, true, false);
+  }
+  if (s.events) n += readListed(t, eventMessages(s.events(), true), true, false);
+  const langfuse = langfuseGeneration((k) => attr(s, k))?.output;
+  if (langfuse) n += readPartsMessages(t, jsonIn(langfuse.ref.doc, langfuse.ref.path, langfuse.value), true, false);
   return n;
 }
 
@@ -608,6 +661,26 @@ function readInputs(t: TraceCalls, s: SpanRecord): void {
   const input = located(attr(s, 'gen_ai.input.messages', 'gen_ai.prompt'));
   if (input) readPartsMessages(t, input, true, true, new History());
   readFlatMessages(t, s, 'gen_ai.prompt', LEGACY_KEYS, new History());
+  for (const key of HISTORY_KEYS) {
+    const list = located(attr(s, key));
+    if (list) readPartsMessages(t, list, true, true, new History());
+  }
+  const adk = located(attr(s, 'gcp.vertex.agent.llm_request'));
+  if (adk) readPartsMessages(t, adk, true, true, new History());
+  if (s.events) readListed(t, eventMessages(s.events(), false), true, true, new History());
+  const langfuse = langfuseGeneration((k) => attr(s, k))?.input;
+  if (langfuse) readPartsMessages(t, jsonIn(langfuse.ref.doc, langfuse.ref.path, langfuse.value), true, true, new History());
+}
+
+/** What a run's outer span repeats of the whole conversation (`SUMMARY_KEYS`, a Vercel outer span's calls): read
+ *  after every other span of the trace. */
+function readSummary(t: TraceCalls, s: SpanRecord): void {
+  for (const key of SUMMARY_KEYS) {
+    const list = located(attr(s, key));
+    if (list) readPartsMessages(t, list, true, true, new History());
+  }
+  const vercel = located(attr(s, 'ai.response.toolCalls'));
+  if (vercel && isVercelOuterSpan((k) => s.attrs.get(k)?.value)) readListed(t, listedCalls(vercel), true, false, new History());
 }
 
 /** Tool definitions: `llm.tools.N.tool.json_schema` and `gen_ai.tool.definitions`. */
@@ -616,7 +689,7 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
     if (!isPlainObject(def)) return;
     const fn = isPlainObject(def.function) ? def.function : def;
     const name = str(fn.name);
-    const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema;
+    const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parameters_json_schema;
     if (name === undefined || schema === undefined || seen.has(name)) return;
     seen.add(name);
     b.tool(name, schema, ref);
@@ -637,6 +710,7 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
   }
   const defs = located(attr(s, 'gen_ai.tool.definitions'));
   if (defs && Array.isArray(defs.value)) defs.value.forEach((d, i) => add(d, { doc: defs.doc, path: [...defs.path, i] }));
+  conventionDefinitions((k) => attr(s, k), add);
 }
 
 /** A tool span's transport: its status (UNSET or OK say success), `error.type` (set when the operation ended in an
@@ -644,6 +718,8 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
 function spanTransport(s: SpanRecord): TransportSignals {
   const t: TransportSignals = {};
   if (s.status !== undefined) t.spanStatus = s.status;
+  // Langfuse's SDKs flag a failed observation by its level, not always by the span status
+  if (str(attr(s, 'langfuse.observation.level')?.value) === 'ERROR') t.spanStatus = 'ERROR';
   const errorType = str(attr(s, 'error.type')?.value);
   if (errorType !== undefined && errorType !== '') t.errorType = errorType;
   const code = num(attr(s, 'process.exit.code', 'gen_ai.tool.exit_code')?.value);
@@ -655,12 +731,14 @@ function spanTransport(s: SpanRecord): TransportSignals {
 
 /** A tool span: the result of the call it names, or a call and its result. */
 function readToolSpan(t: TraceCalls, s: SpanRecord): void {
-  const nameAttr = attr(s, 'gen_ai.tool.name', 'tool.name');
+  const nameAttr = attr(s, ...TOOL_SPAN_KEYS.name);
   const name = str(nameAttr?.value) ?? s.name;
   if (name === undefined) return;
-  const id = str(attr(s, 'gen_ai.tool.call.id', 'tool.id', 'tool_call.id', 'tool.call.id')?.value);
-  const args = attr(s, 'gen_ai.tool.call.arguments', 'tool.parameters', 'input.value', 'tool_arguments', 'input');
-  const out = attr(s, 'gen_ai.tool.call.result', 'output.value', 'tool_response', 'output');
+  // Strands keeps the arguments and the result in the span's events
+  const ev = s.events ? toolSpanEvents(s.events()) : {};
+  const id = str(attr(s, ...TOOL_SPAN_KEYS.id)?.value ?? ev.id?.value);
+  const args = attr(s, ...TOOL_SPAN_KEYS.args) ?? ev.args ?? traceloopArguments((k) => attr(s, k));
+  const out = attr(s, ...TOOL_SPAN_KEYS.result) ?? ev.result;
   const result = (callId: string | undefined, callIndex?: number) => t.result(callId, out?.ref ?? s.ref, out?.value, out ? [] : undefined, spanTransport(s), callIndex);
   if (id !== undefined && t.hasCall(id)) {
     if (t.waitingFor(id)) return result(id);
@@ -679,9 +757,32 @@ function readToolSpan(t: TraceCalls, s: SpanRecord): void {
   result(id, id === undefined ? index : undefined);
 }
 
+/** Spans made of log records (span-containers.ts) merged into the spans they belong to (same span id): their
+ *  events follow the span's own. What matches no span stays a span of its own. The records are not changed. */
+function mergeLogSpans(spans: SpanRecord[]): SpanRecord[] {
+  if (!spans.some((s) => s.logs)) return spans;
+  const real = new Set<string>();
+  for (const s of spans) if (!s.logs && s.spanId) real.add(s.spanId);
+  const extra = new Map<string, SpanRecord[]>();
+  for (const s of spans) if (s.logs && s.spanId && real.has(s.spanId)) extra.set(s.spanId, [...(extra.get(s.spanId) ?? []), s]);
+  const out: SpanRecord[] = [];
+  for (const s of spans) {
+    if (s.logs && s.spanId && real.has(s.spanId)) continue;
+    const more = !s.logs && s.spanId ? extra.get(s.spanId) : undefined;
+    if (!more) {
+      out.push(s);
+      continue;
+    }
+    // the span itself (its attributes stay its own), with the records' events after its own
+    const events = [s, ...more].map((x) => x.events);
+    out.push(Object.assign(Object.create(s) as SpanRecord, { events: () => events.flatMap((e) => e?.() ?? []) }));
+  }
+  return out;
+}
+
 /** Read one trace's spans (any order) into a session. */
 export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
-  const ordered = byTime(spans, (s) => s.start);
+  const ordered = byTime(mergeLogSpans(spans), (s) => s.start);
   const t = new TraceCalls(b);
   const seen = new Set<string>();
   for (const s of ordered) readDefinitions(b, s, seen);
@@ -694,6 +795,7 @@ export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
       readOutputs(t, s);
     }
   }
+  for (const s of ordered) if (!isToolSpan(s)) readSummary(t, s);
 }
 
 /** Read each trace into a session of its own and hand it out at once (traces are independent), letting each

@@ -24,6 +24,7 @@
 import type { FormatAdapter, LineReader } from './adapter';
 import { singleSession } from './adapter';
 import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
+import { ItemLifecycle } from './item-lifecycle';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
 import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -214,9 +215,9 @@ export class StreamAssembler {
   private toolsRead = false;
   private turn?: number;
   private turnKey?: string;
-  /** Realtime: tool names defined, and the `call_id`s of calls and of results read (their copies are echoes). */
+  /** Realtime: tool names defined, and the calls (by `call_id`) and their results read: later copies are echoes. */
   private readonly realtimeTools = new Set<string>();
-  private readonly realtimeSeen = new Set<string>();
+  private readonly realtimeItems = new ItemLifecycle();
 
   constructor(private readonly b: SessionBuilder) {
     this.calls = new PendingCalls(b);
@@ -374,10 +375,9 @@ export class StreamAssembler {
       // the server's copies of the model's calls are read from the response events; a result is read once
       const wanted = item.type === 'function_call_output' || (item.type === 'function_call' && type === 'conversation.item.create');
       if (!wanted || callId === undefined) return;
-      const key = `${item.type as string} ${callId}`;
-      if (this.realtimeSeen.has(key)) return;
-      this.realtimeSeen.add(key);
-      if (item.type === 'function_call') this.turnFor(`item ${callId}`);
+      const call = item.type === 'function_call';
+      if (!(call ? this.realtimeItems.isCall(callId) : this.realtimeItems.isOutcome(callId))) return;
+      if (call) this.turnFor(`item ${callId}`);
       readResponsesItem(this.b, doc, [...path, 'item'], item);
       return;
     }
@@ -390,7 +390,8 @@ export class StreamAssembler {
     const key = `${this.response}|${itemId}`;
     if (this.emittedItems.has(key)) return;
     this.emittedItems.add(key);
-    if (typeof item.call_id === 'string') this.realtimeSeen.add(`${item.type as string} ${item.call_id}`);
+    // a Realtime call read from the response events: this is its first copy, a conversation item of it an echo
+    if (item.type === 'function_call') this.realtimeItems.isCall(str(item.call_id));
     if (makesCall(item.type)) this.turnFor(this.response);
     readResponsesItem(this.b, doc, path, item);
   }

@@ -74,8 +74,13 @@ export function timeOf(v: unknown): number {
 
 /** Stable sort by time; records without a time keep their place relative to each other at the end. */
 export function byTime<T>(items: T[], time: (t: T) => unknown): T[] {
+  const times = items.map((item) => timeOf(time(item)));
+  // exports are mostly written in time order: then that order is the answer (no records, no sort; NaN fails >=)
+  let sorted = true;
+  for (let i = 1; sorted && i < times.length; i++) sorted = times[i] >= times[i - 1];
+  if (sorted) return items;
   return items
-    .map((item, i) => ({ item, i, t: timeOf(time(item)) }))
+    .map((item, i) => ({ item, i, t: times[i] }))
     .sort((a, b) => (Number.isNaN(a.t) ? (Number.isNaN(b.t) ? a.i - b.i : 1) : Number.isNaN(b.t) ? -1 : a.t - b.t || a.i - b.i))
     .map((x) => x.item);
 }

@@ -17,17 +17,20 @@ function skipWs(text: string, pos: number): number {
   return Math.min(pos, text.length);
 }
 
-/** Position after the string literal starting at `pos` (which holds the opening quote). */
+/** Position after the string literal starting at `pos` (which holds the opening quote). A native search finds
+ *  the first quote; one with a backslash before it may be escaped, and such a literal (JSON inside a string:
+ *  `"{\"city\": ...}"`) is walked character by character, as a search per escaped quote costs more. */
 function skipString(text: string, pos: number): number {
-  let i = pos + 1;
-  for (;;) {
-    const q = text.indexOf('"', i);
-    if (q === -1) return text.length;
-    let backslashes = 0;
-    for (let b = q - 1; b > pos && text.charCodeAt(b) === 92; b--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    i = q + 1;
+  const q = text.indexOf('"', pos + 1);
+  if (q === -1) return text.length;
+  if (text.charCodeAt(q - 1) !== 92) return q + 1;
+  const n = text.length;
+  for (let i = pos + 1; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i + 1;
   }
+  return n;
 }
 
 /** Position after the value starting at `pos`. */
@@ -139,7 +142,8 @@ export interface LocateCache {
 }
 
 export function newLocateCache(): LocateCache {
-  return { path: [], walked: false, reached: 0, starts: [], keyStarts: [], keyEnds: [], rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0 };
+  // every field from the start: one hidden class for every cache (a field added later deoptimized `locate`)
+  return { path: [], walked: false, reached: 0, starts: [], keyStarts: [], keyEnds: [], result: undefined, rootKey: undefined, rootValue: 0, rootKeyStart: 0, rootKeyEnd: 0, members: undefined, elements: undefined };
 }
 
 /** A cache as new, for another text (its arrays kept: every finding of a JSONL line needs one, often two). */
