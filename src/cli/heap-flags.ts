@@ -15,7 +15,7 @@ import { isMainThread } from 'node:worker_threads';
  * - `--heap-growing-percent=20`: after a full collection the old generation may grow by 20% before the next, not
  *   by V8's factor of up to 4: a thread's garbage (lines of a slice, parts of a document, a long session's
  *   settled calls) is collected before it piles up to tens of MB.
- * Together: fine-tune 191 → 150 MB, Claude Code 231 → 157 MB, OTLP 325 → 185 MB, at +0–10% CPU.
+ * Together: fine-tune 191 → 150 MB, Claude Code 231 → 157 MB, OTLP 325 → 185 MB, at 0–13% more CPU.
  */
 export const CHECK_HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=20'];
 

@@ -52,6 +52,9 @@ export interface ToolCall {
   encodingDetail?: string;
   /** The text of the model message that made the call. */
   messageText?: string;
+  /** The format says the result comes from outside the trace, later (an ADK long-running tool waiting for a person
+   *  or a job): unanswered, the call is still awaited, not lost. */
+  awaited?: boolean;
 }
 
 export interface TransportSignals {

@@ -103,3 +103,23 @@ describe('schema faults', () => {
     for (const f of faults) assert.deepEqual(Object.keys(f), ['code', 'path', 'onKey', 'key', 'message'], f.code);
   });
 });
+
+describe('number lexemes in a large doc', () => {
+  // a log line holding the arguments as an object, longer than a small doc, with non-integer lexemes elsewhere
+  const schema = { type: 'object', properties: { weekday: { type: 'integer' }, n: { type: 'integer' }, note: { type: 'string' } } };
+  const line = (args: string) => {
+    const text = `{"pad": "${'x'.repeat(5000)}", "other": 3.5, "input": ${args}, "after": 1e3}`;
+    return topDoc(text, 0, JSON.parse(text));
+  };
+  const faults = (args: string) => {
+    const doc = line(args);
+    return validateArguments(schema, (doc.value as { input: unknown }).input, 'strict', doc, ['input']).map((f) => f.message);
+  };
+
+  it('an integer written 2.0 inside the arguments is not an integer; one written 2 is, whatever the rest of the line writes', () => {
+    assert.deepEqual(faults('{"weekday": 2.0, "n": 4}'), ['weekday wanted integer, got number 2.0']);
+    assert.deepEqual(faults('{"weekday": 2, "n": 4E0}'), ['n wanted integer, got number 4E0']);
+    assert.deepEqual(faults('{"weekday": 2, "n": 4}'), []);
+    assert.deepEqual(faults('{"weekday": 2, "n": 4, "note": "v1.5"}'), []);
+  });
+});

@@ -130,6 +130,21 @@ describe('Google ADK sessions and eval sets', () => {
     assert.ok(!codes.includes('duplicate-call-id') && !codes.includes('read-by-shape'), codes.join());
   });
 
+  it('a long-running tool still unanswered while the session goes on is awaited (info), not lost (warning)', () => {
+    const session = { id: 's', appName: 'a', userId: 'u', events: [
+      adkEvent('user', 'user', [{ text: 'reimburse 500' }]),
+      adkEvent('agent', 'model', [{ functionCall: { id: 'adk-1', args: { amount: 500 }, name: 'ask_for_approval' } }], { longRunningToolIds: ['adk-1'] }),
+      adkEvent('agent', 'model', [{ text: 'Waiting for approval.' }]),
+      adkEvent('agent', 'model', [{ functionCall: { id: 'adk-2', args: {}, name: 'status' } }]),
+      adkEvent('agent', 'user', [{ functionResponse: { id: 'adk-2', name: 'status', response: { state: 'open' } } }]),
+      adkEvent('agent', 'model', [{ functionCall: { id: 'adk-3', args: {}, name: 'notify' } }]),
+      adkEvent('agent', 'model', [{ text: 'Still waiting.' }]),
+    ] };
+    const { r } = read(JSON.stringify(session), 'session.json');
+    const orphans = r.findings.filter((f) => f.code === 'orphan-call').map((f) => [f.tool, f.severity]);
+    assert.deepEqual(orphans, [['ask_for_approval', 'info'], ['notify', 'warning']]);
+  });
+
   it('reads events in snake_case one per line (a /run_sse capture) as one session', () => {
     const ev = (parts: unknown[], role: string) => ({ content: { parts, role }, invocation_id: 'e-9', author: 'root', actions: { state_delta: {} }, id: 'x', timestamp: 1 });
     const text = jsonl([

@@ -302,3 +302,47 @@ describe('platform span rows: braintrust and opik', () => {
     assert.deepEqual(sessions[0].tools.map((t) => t.name), ['search']);
   });
 });
+
+describe('Langfuse OTel SDK spans', () => {
+  it('`langfuse.observation.type`: a generation\'s output holds the call, a tool observation answers it; level ERROR is a failure', () => {
+    const doc = otlp([
+      { name: 'llm', attrs: { 'langfuse.observation.type': 'generation', 'langfuse.observation.input': J([{ role: 'user', content: 'ls' }]),
+        'langfuse.observation.output': J({ role: 'assistant', tool_calls: [{ id: 'lf1', type: 'function', function: { name: 'bash', arguments: J({ command: 'ls' }) } }] }) } },
+      { name: 'bash', attrs: { 'langfuse.observation.type': 'tool', 'langfuse.observation.input': J({ command: 'ls' }), 'langfuse.observation.output': 'denied', 'langfuse.observation.level': 'ERROR' } },
+    ]);
+    const { sessions } = read(J(doc));
+    assert.deepEqual(calls(sessions[0]), ['bash{"command":"ls"}']);
+    assert.deepEqual(results(sessions[0]), ['lf1 failed']);
+  });
+});
+
+describe('Phoenix / Arize span dataframes', () => {
+  it('records with `context.*` and `attributes.*` columns, message lists as lists of dicts and nulls for missing values, as JSON and JSONL', () => {
+    const rows = [
+      { 'context.trace_id': 'tq', 'context.span_id': 'l1', parent_id: null, name: 'llm', span_kind: 'LLM', start_time: '2026-01-01T00:00:01Z', status_code: 'OK',
+        'attributes.llm.output_messages': [{ 'message.role': 'assistant', 'message.tool_calls': [{ 'tool_call.id': 'df1', 'tool_call.function.name': 'lookup', 'tool_call.function.arguments': J({ id: 7 }) }] }],
+        'attributes.tool.name': null },
+      { 'context.trace_id': 'tq', 'context.span_id': 't1', parent_id: 'l1', name: 'lookup', span_kind: 'TOOL', start_time: '2026-01-01T00:00:02Z', status_code: 'ERROR', status_message: 'not found',
+        'attributes.tool.name': 'lookup', 'attributes.tool.parameters': { id: 7 }, 'attributes.output.value': null, 'attributes.llm.output_messages': null },
+    ];
+    for (const [text, name] of [[J(rows), 'spans.json'], [rows.map((r) => J(r)).join('\n') + '\n', 'spans.jsonl']]) {
+      const { r, sessions } = read(text, name);
+      assert.equal(r.format, 'openinference', name);
+      assert.deepEqual(calls(sessions[0]), ['lookup{"id":7}']);
+      assert.deepEqual(results(sessions[0]), ['df1 failed']);
+    }
+  });
+});
+
+describe('gateway request logs', () => {
+  it('a Helicone request row (`request_body` with the tools, `response_body` with the call) is one exchange: the tools apply to the call', () => {
+    const row = { request_id: 'h1', request_created_at: '2025-01-01T00:00:00Z', response_status: 200,
+      request_body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'go' }], tools: [{ type: 'function', function: { name: 'get', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }] },
+      response_body: { object: 'chat.completion', choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'get', arguments: J({ town: 'x' }) } }] } }] } };
+    for (const [text, name] of [[J([row]), 'requests.json'], [`${J(row)}\n${J(row)}\n`, 'requests.jsonl']]) {
+      const { sessions, codes } = read(text, name);
+      assert.ok(sessions.length >= 1 && sessions.every((s) => s.calls.length === 1 && s.tools.length === 1), name);
+      assert.ok(codes.includes('missing-key') && !codes.includes('no-contract'), `${name}: ${codes.join()}`);
+    }
+  });
+});

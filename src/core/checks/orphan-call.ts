@@ -10,7 +10,7 @@ export const orphanCall: Check = {
   severity: 'warning',
   gate: 'envelope',
   title: 'A call with no result',
-  description: 'Calls and results are paired per session, by id (or by position where the format has no ids). A call no result answers, while the session went on, is a warning: whatever the model said next was not based on that call. A call of the last turn, still awaiting its result when the trace ends (nothing but results after it), is only info. Sessions that record no results at all (a log of calls, a single response) are not checked, nor sessions read by their shape (`read-by-shape`), whose pairing is only what the file states. An error result (`is_error: true`, a span with status ERROR, a JSON-RPC error) is a result: the call is answered.',
+  description: 'Calls and results are paired per session, by id (or by position where the format has no ids). A call no result answers, while the session went on, is a warning: whatever the model said next was not based on that call. A call of the last turn, still awaiting its result when the trace ends (nothing but results after it), is only info, and so is a call the format says is answered from outside the trace later (an ADK long-running tool). Sessions that record no results at all (a log of calls, a single response) are not checked, nor sessions read by their shape (`read-by-shape`), whose pairing is only what the file states. An error result (`is_error: true`, a span with status ERROR, a JSON-RPC error) is a result: the call is answered.',
   example: { input: 'get_weather (call_2) in turn 2, no tool message with tool_call_id call_2, the session goes on', message: 'get_weather (call_2) got no result; the session went on without it' },
   run(ctx) {
     const { calls, results, turns, continuedAfterCalls } = ctx.session;
@@ -37,7 +37,9 @@ export const orphanCall: Check = {
       const call = k < state.waiting.length ? state.waiting[k] : calls[k - state.waiting.length];
       if (pairing.resultOf(call)) continue;
       const id = call.id ? ` (${call.id})` : '';
-      if (call.turn >= turns && !continuedAfterCalls) {
+      if (call.awaited) {
+        ctx.report({ code: 'orphan-call', message: `${call.name}${id} is awaiting its result from outside the trace (a long-running tool)`, at: call.nameAt, call, severity: 'info' });
+      } else if (call.turn >= turns && !continuedAfterCalls) {
         ctx.report({ code: 'orphan-call', message: `${call.name}${id} is still awaiting its result: the trace ends here`, at: call.nameAt, call, severity: 'info' });
       } else {
         ctx.report({ code: 'orphan-call', message: `${call.name}${id} got no result; the session went on without it`, at: call.nameAt, call });

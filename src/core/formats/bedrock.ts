@@ -51,7 +51,7 @@ function isRequest(v: unknown): v is Obj & { messages: (Obj & { content: unknown
  *  scripts that keep the `messages` they send write. */
 function isMessageList(v: unknown): v is (Obj & { content: unknown[] })[] {
   return Array.isArray(v) && v.length > 0 && v.every(isConverseMessage)
-    && v.some((m) => (m as Obj & { content: unknown[] }).content.some((c) => isPlainObject(c) && (isPlainObject(c.toolUse) || isPlainObject(c.toolResult))));
+    && v.some((m) => m.content.some((c) => isPlainObject(c) && (isPlainObject(c.toolUse) || isPlainObject(c.toolResult))));
 }
 
 /** A request that is Converse beyond doubt: its content blocks are Converse's (no `type`, named by their key;

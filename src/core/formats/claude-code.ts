@@ -25,11 +25,14 @@ function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
 }
 
-/** A `--output-format stream-json` message (the Agent SDK's SDKMessage), which older versions wrote without `uuid`:
- *  its `session_id`, and the `parent_tool_use_id` of the Task call whose subagent speaks (null in the main
- *  conversation). Amp's `--stream-json` writes the same envelope under its thread id (`T-…`), for tools of its own. */
+/** A `--output-format stream-json` message (the Agent SDK's SDKMessage), which older versions wrote without `uuid`
+ *  (and captures keep without `session_id`): the `parent_tool_use_id` of the Task call whose subagent speaks, null
+ *  in the main conversation. A `stream_event` (`--include-partial-messages`) is a piece of a message whose complete
+ *  copy follows: it is this format's, and not read again. Amp's `--stream-json` writes the same envelope under its
+ *  thread id (`T-…`), for tools of its own. */
 function isStreamMessage(v: Obj): boolean {
-  return isMessageLine(v) && typeof v.session_id === 'string' && 'parent_tool_use_id' in v && !v.session_id.startsWith('T-');
+  return 'parent_tool_use_id' in v && !(typeof v.session_id === 'string' && v.session_id.startsWith('T-'))
+    && (isMessageLine(v) || (v.type === 'stream_event' && isPlainObject(v.event)));
 }
 
 /** A record of a Claude Code log, beyond doubt: the log envelope, or a summary pointing at its leaf. */
@@ -37,7 +40,7 @@ export function isClaudeCodeLine(v: unknown): v is Obj {
   if (!isPlainObject(v) || typeof v.type !== 'string') return false;
   if (v.type === 'summary') return typeof v.leafUuid === 'string';
   if (typeof v.uuid !== 'string' && typeof v.sessionId !== 'string') return isStreamMessage(v);
-  return isMessageLine(v) || (typeof v.uuid === 'string' && typeof v.sessionId === 'string');
+  return isMessageLine(v) || (typeof v.uuid === 'string' && typeof v.sessionId === 'string') || isStreamMessage(v);
 }
 
 function isLoglines(v: unknown): v is { loglines: unknown[] } {

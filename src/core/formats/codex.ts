@@ -25,6 +25,7 @@
 // an honest failure, a command's `exit_code` its exit code.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
+import { ItemLifecycle } from './item-lifecycle';
 import { HOSTED_CALLS, isResponsesItem, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -132,9 +133,8 @@ const PAYLOAD_PATH: JsonPath = ['payload'];
 class CodexReader {
   /** Signals of calls whose event came before their output. */
   private readonly signals = new Map<string, TransportSignals>();
-  /** Exec stream items read as calls, and those whose outcome was read. */
-  private readonly execCalls = new Set<string>();
-  private readonly execDone = new Set<string>();
+  /** Exec stream items: the first copy of one is its call, its `item.completed` copy the outcome. */
+  private readonly execItems = new ItemLifecycle();
 
   constructor(private readonly b: SessionBuilder) {}
 
@@ -173,12 +173,8 @@ class CodexReader {
       return;
     }
     const id = item.id;
-    if (!this.execCalls.has(id)) {
-      this.execCalls.add(id);
-      this.execCall(doc, item);
-    }
-    if (e.type !== 'item.completed' || this.execDone.has(id)) return;
-    this.execDone.add(id);
+    if (this.execItems.isCall(id)) this.execCall(doc, item);
+    if (e.type !== 'item.completed' || !this.execItems.isOutcome(id)) return;
     const { payloadKey, transport } = execOutcome(item);
     b.result({ at: { doc, path: ['item'] }, callId: id, payload: payloadKey === undefined ? undefined : item[payloadKey],
       payloadPath: payloadKey === undefined ? undefined : [payloadKey], transport });

@@ -12,6 +12,7 @@
 import { readAnthropicMessage } from './anthropic';
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
+import { ItemLifecycle } from './item-lifecycle';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, str, type Obj } from './util';
@@ -66,8 +67,8 @@ function isOtherEvent(v: unknown): boolean {
 }
 
 class CursorLines {
-  private readonly called = new Set<string>();
-  private readonly answered = new Set<string>();
+  /** The first event of a call_id is the call, its `completed` event the outcome. */
+  private readonly items = new ItemLifecycle();
 
   constructor(private readonly b: SessionBuilder) {}
 
@@ -86,12 +87,8 @@ class CursorLines {
     }
     const tool = toolOf(v.tool_call)!;
     const id = v.call_id;
-    if (!this.called.has(id)) {
-      this.called.add(id);
-      this.call(doc, tool, id);
-    }
-    if (v.subtype !== 'completed' || this.answered.has(id)) return;
-    this.answered.add(id);
+    if (this.items.isCall(id)) this.call(doc, tool, id);
+    if (v.subtype !== 'completed' || !this.items.isOutcome(id)) return;
     const result = tool.body.result;
     const { key, transport } = outcomeOf(result);
     const payloadPath: JsonPath = ['tool_call', tool.key, 'result', ...(key === undefined ? [] : [key])];

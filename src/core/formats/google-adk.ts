@@ -5,7 +5,8 @@
 //   `function_call {id, name, args}` part is a call, a `function_response {id, name, response}` part its result
 //   (ADK makes up `adk-…` ids when the model gives none, so both sides carry one); `response.error` is the error
 //   channel (gemini.ts reads parts). An event with `partial: true` is a streamed piece of a later whole event: its
-//   calls are read from that one. `long_running_tool_ids` name calls whose result may come in a later invocation.
+//   calls are read from that one. `long_running_tool_ids` name calls whose result comes later from outside (a
+//   person approving, a job): one still unanswered is awaited, not lost (orphan-call says info).
 // - A session is `{id, app_name|appName, user_id|userId, state, events}`; a list of events is what `/run`
 //   answers; events one per line (or an SSE body of `/run_sse`) are read as lines of one session.
 // - An eval set `{eval_set_id, eval_cases: [{eval_id, conversation: [Invocation]}]}` (`.evalset.json`; camelCase
@@ -73,6 +74,11 @@ function readEvent(b: SessionBuilder, ref: NodeRef, e: Obj): void {
   if (key === undefined || !Array.isArray(parts)) return;
   const path = [...ref.path, 'content', key];
   const calls = readCallParts(b, ref.doc, path, parts);
+  // a long-running tool's result comes later, from outside (a person, a job): unanswered, it is awaited
+  const waiting = field(e, 'longRunningToolIds');
+  if (calls > 0 && Array.isArray(waiting) && waiting.length > 0) {
+    for (const c of b.session.calls.slice(-calls)) if (c.id !== undefined && waiting.includes(c.id)) c.awaited = true;
+  }
   const results = readResponseParts(b, ref.doc, path, parts);
   if (calls === 0 || results > 0) b.breakTurn();
 }

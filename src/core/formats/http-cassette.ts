@@ -2,7 +2,8 @@
 // body (a string) is the provider's response as a JSON string, or a server-sent-events stream as text. The body is
 // decoded (positions map back through the string's escapes) and read by the adapter that claims it, or, for SSE, by
 // the stream assembler, one `data:` event at a time. Recordings of many exchanges (HAR, VCR cassettes saved as JSON,
-// nock recordings: recording.ts) are read the same way, body by body, into one conversation.
+// nock recordings: recording.ts) are read the same way, body by body, into one conversation; so is a gateway's
+// request log row (Helicone's `request_body` / `response_body`).
 import type { FormatAdapter } from './adapter';
 import { readAsLines, singleSession } from './adapter';
 import { StreamAssembler, isStreamEvent } from './stream';
@@ -13,6 +14,13 @@ import { mergeEchoes, recordedExchanges, type RecordedPart } from './recording';
 
 function isCassette(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.status === 'number' && isPlainObject(v.headers) && typeof v.body === 'string';
+}
+
+/** A model gateway's request log row (Helicone's request query and export: `{request_id, request_body,
+ *  response_body, response_status}`): one exchange, its bodies objects or JSON strings. A list of rows is read row by
+ *  row (the engine's wrappers), each a session: every request carries its own history. */
+function isGatewayRow(v: unknown): v is Obj {
+  return isPlainObject(v) && 'request_body' in v && 'response_body' in v;
 }
 
 interface SseEvent {
@@ -110,6 +118,7 @@ export function httpCassetteAdapter(adapters: Adapters): FormatAdapter {
     document: {
       claims(v) {
         if (isCassette(v)) return readableBody(adapters, v.body);
+        if (isGatewayRow(v)) return readableBody(adapters, v.request_body) || readableBody(adapters, v.response_body);
         const exchanges = recordedExchanges({ text: '', base: 0, value: v });
         // a recording another reader knows as a whole (Bedrock's nock recordings) is left to it
         if (!exchanges || innerFormat(adapters, v)) return false;
@@ -122,6 +131,13 @@ export function httpCassetteAdapter(adapters: Adapters): FormatAdapter {
           return;
         }
         const parts: RecordedPart[] = [];
+        const row: unknown = doc.value;
+        if (isGatewayRow(row)) {
+          readBody(adapters, doc, ['request_body'], row.request_body, (session) => parts.push({ session, response: false }));
+          readBody(adapters, doc, ['response_body'], row.response_body, (session) => parts.push({ session, response: true }));
+          emit(mergeEchoes(parts));
+          return;
+        }
         for (const x of recordedExchanges(doc) ?? []) {
           if (x.request) readBody(adapters, x.request.doc, x.request.path, x.request.value, (session) => parts.push({ session, response: false }));
           if (x.response) readBody(adapters, x.response.doc, x.response.path, x.response.value, (session) => parts.push({ session, response: true }));

@@ -14,6 +14,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
+import { lonePayload } from './lone-block';
 import type { Doc, JsonPath } from '../parse/doc';
 import type { TransportSignals } from '../model';
 import { isPlainObject, str, textOf, type Obj } from './util';
@@ -63,14 +64,11 @@ function resultsOf(content: Obj): { list: unknown[]; path: JsonPath } | undefine
   return undefined;
 }
 
-/** A single `{Text}` / `{Json}` block is what the tool returned; several stay a list. */
-function payloadOf(r: Obj): { value: unknown; path: JsonPath } {
-  const c = r.content;
-  if (Array.isArray(c) && c.length === 1 && isPlainObject(c[0])) {
-    const block = c[0];
-    for (const k of ['Text', 'Json']) if (k in block) return { value: block[k], path: ['content', 0, k] };
-  }
-  return { value: c, path: ['content'] };
+/** What a result returned: a single `{Text}` / `{Json}` block (the legacy export), or a journal's single `{kind,
+ *  data}` block, is that value; several stay a list (lone-block.ts). */
+function payloadOf(r: Obj, keys: readonly string[]): { value: unknown; path: JsonPath } {
+  const { value, path } = lonePayload(r.content, keys);
+  return { value, path: ['content', ...path] };
 }
 
 function readEntry(b: SessionBuilder, doc: Doc, e: Entry): void {
@@ -80,7 +78,7 @@ function readEntry(b: SessionBuilder, doc: Doc, e: Entry): void {
     results.list.forEach((r, j) => {
       if (!isPlainObject(r)) return;
       const status = str(r.status);
-      const payload = payloadOf(r);
+      const payload = payloadOf(r, ['Text', 'Json']);
       b.result({ at: { doc, path: [...e.user!.path, 'content', ...results.path, j] }, callId: str(r.tool_use_id), payload: payload.value,
         payloadPath: payload.path, transport: status === undefined ? {} : { isError: status.toLowerCase() !== 'success' } });
     });
@@ -166,10 +164,8 @@ function readJournalRecord(b: SessionBuilder, doc: Doc): void {
       if (block.kind !== 'toolResult' || !isPlainObject(block.data)) return;
       const r = block.data;
       const id = str(r.toolUseId);
-      const c = r.content;
-      // a single block is what the tool returned
-      const one = Array.isArray(c) && c.length === 1 && isPlainObject(c[0]) && 'data' in c[0];
-      b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, payload: one ? (c[0] as Obj).data : c, payloadPath: one ? ['content', 0, 'data'] : ['content'],
+      const payload = payloadOf(r, ['data']);
+      b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, payload: payload.value, payloadPath: payload.path,
         transport: journalTransport(r, id === undefined ? undefined : outcomes[id]) });
     });
   }

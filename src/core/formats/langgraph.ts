@@ -25,8 +25,16 @@ import { isPlainObject, str, type Obj } from './util';
 /** A `messages` channel of LangChain messages with tool traffic. */
 function isMessages(v: unknown): v is unknown[] {
   if (!Array.isArray(v) || v.length === 0) return false;
-  const types = v.map(langChainType);
-  return types.every((t) => t !== undefined) && types.some((t) => t === 'tool') && types.some((t) => t === 'ai' || t === 'AIMessageChunk');
+  // asked of every `{messages}` line of a chat JSONL: the first message that is not LangChain's ends it
+  let tool = false;
+  let ai = false;
+  for (const m of v) {
+    const t = langChainType(m);
+    if (t === undefined) return false;
+    tool ||= t === 'tool';
+    ai ||= t === 'ai' || t === 'AIMessageChunk';
+  }
+  return tool && ai;
 }
 
 /** Where a value keeps its messages: the values themselves, a thread state, a checkpoint (tuple). */
@@ -49,7 +57,7 @@ function fullestState(v: unknown): { index: number; at: { path: JsonPath; list: 
   if (!Array.isArray(v) || v.length === 0 || !v.every((s) => isPlainObject(s) && ('values' in s || 'channel_values' in s || 'checkpoint' in s))) return undefined;
   let best: { index: number; at: { path: JsonPath; list: unknown[] } } | undefined;
   v.forEach((s, index) => {
-    const at = messagesAt(s as Obj);
+    const at = messagesAt(s);
     if (at && (!best || at.list.length > best.at.list.length)) best = { index, at };
   });
   return best;

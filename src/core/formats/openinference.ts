@@ -1,5 +1,6 @@
 // OpenInference spans (Arize Phoenix exports, OpenInference-instrumented apps): a JSON array of spans
-// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`), JSONL of such spans, or a single flat
+// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`), JSONL of such spans, Phoenix / Arize
+// span dataframes written as JSON records (`context.span_id` and `attributes.*` columns, span-containers.ts), or a single flat
 // attribute map with `openinference.span.kind` / `llm.*` / `tool.*` keys. Calls come from
 // `llm.output_messages.N.message.tool_calls`,
 // executions from TOOL spans (`tool.name`, `tool.id`, `input.value`, `output.value`, span status), definitions
@@ -7,12 +8,13 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { arraySpan, arraySpans, flatSpan, hasOpenInference, isFlatAttributeMap, isSpanArray, isSpanObject, readTrace, readTraces, SpanLines } from './spans';
+import { dataframeSpan, dataframeSpans, isDataframe, isDataframeRow } from './span-containers';
 
 export const openinference: FormatAdapter = {
   id: 'openinference',
   document: {
     claims(v) {
-      if (isSpanArray(v, hasOpenInference)) return true;
+      if (isSpanArray(v, hasOpenInference) || isDataframe(v, hasOpenInference)) return true;
       return isFlatAttributeMap(v) && hasOpenInference(Object.keys(v));
     },
     read(doc, emit) {
@@ -20,16 +22,17 @@ export const openinference: FormatAdapter = {
         singleSession((b) => readTrace(b, [flatSpan(doc)]), emit);
         return;
       }
-      readTraces(arraySpans(doc), emit);
+      readTraces(isDataframe(doc.value, hasOpenInference) ? dataframeSpans(doc) : arraySpans(doc), emit);
     },
   },
   lines: {
-    claims: (v) => isSpanObject(v, hasOpenInference),
+    claims: (v) => isSpanObject(v, hasOpenInference) || isDataframeRow(v, hasOpenInference),
     open(sink) {
       const spans = new SpanLines(sink);
       return {
         read(doc) {
-          const span = arraySpan(doc, [], doc.value);
+          const v = doc.value;
+          const span = isDataframeRow(v, () => true) ? dataframeSpan(doc, [], v) : arraySpan(doc, [], v);
           if (span) spans.add([span]);
         },
         finish: () => spans.finish(),

@@ -48,7 +48,7 @@ function historyOf(v: unknown): { path: string[]; list: unknown[] } | undefined 
   if (isHistory(v)) return { path: [], list: v };
   if (isPlainObject(v)) {
     const key = keyIn(v, 'messages', 'Messages');
-    if (key !== undefined && isHistory(v[key])) return { path: [key], list: v[key] as unknown[] };
+    if (key !== undefined && isHistory(v[key])) return { path: [key], list: v[key] };
   }
   return undefined;
 }

@@ -37,7 +37,7 @@ function isStepList(v: unknown): v is unknown[] {
 
 function stepsOf(v: unknown): { key: string; steps: unknown[] } | undefined {
   if (!isPlainObject(v) || !('output' in v)) return undefined;
-  for (const key of ['steps', 'messages']) if (isStepList(v[key])) return { key, steps: v[key] as unknown[] };
+  for (const key of ['steps', 'messages']) if (isStepList(v[key])) return { key, steps: v[key] };
   return undefined;
 }
 

@@ -187,3 +187,56 @@ export function rowSpan(doc: Doc, path: JsonPath, row: Obj, f: RowFields): SpanR
     attrs,
   };
 }
+
+// ---- Phoenix / Arize span dataframes ------------------------------------------------------------------------
+
+// `get_spans_dataframe()` / `query_spans()` rows written out as JSON records (`to_json(orient="records")`, one per
+// line with `lines=True`): flat columns `context.trace_id`, `context.span_id`, `parent_id`, `name`, `span_kind`,
+// `start_time`, `status_code`, `status_message`, and `attributes.<key>`, where the message lists are lists of dicts
+// (`attributes.llm.output_messages: [{"message.role", "message.tool_calls": [{"tool_call.function.name", ...}]}]`)
+// and missing values are null.
+
+/** A span dataframe record whose attribute columns follow the given conventions. */
+export function isDataframeRow(v: unknown, semconv: (keys: string[]) => boolean): v is Obj {
+  if (!isPlainObject(v) || typeof v['context.span_id'] !== 'string' || typeof v['context.trace_id'] !== 'string') return false;
+  const keys = Object.keys(v).filter((k) => k.startsWith('attributes.') && v[k] !== null).map((k) => k.slice('attributes.'.length));
+  return semconv(keys);
+}
+
+/** The attribute columns as flat attributes: a list column's elements (and their nested lists) get index segments,
+ *  as the exporters write them (`llm.output_messages.0.message.tool_calls.0.tool_call.function.name`). */
+function dataframeAttributes(doc: Doc, path: JsonPath, row: Obj): Map<string, Attr> {
+  const out = new Map<string, Attr>();
+  const walk = (key: string, v: unknown, p: JsonPath, inList: boolean) => {
+    if (v === null || v === undefined) return;
+    if (Array.isArray(v) && v.some(isPlainObject)) v.forEach((x, i) => walk(`${key}.${i}`, x, [...p, i], true));
+    else if (inList && isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(`${key}.${k}`, x, [...p, k], true);
+    else out.set(key, { value: v, ref: { doc, path: p } });
+  };
+  for (const [k, v] of Object.entries(row)) if (k.startsWith('attributes.')) walk(k.slice('attributes.'.length), v, [...path, k], false);
+  return out;
+}
+
+export function dataframeSpan(doc: Doc, path: JsonPath, row: Obj): SpanRecord {
+  const status = str(row.status_code)?.toUpperCase();
+  return {
+    ref: { doc, path },
+    traceId: row['context.trace_id'] as string,
+    spanId: row['context.span_id'] as string,
+    parentId: str(row.parent_id),
+    name: str(row.name),
+    start: row.start_time,
+    kind: str(row.span_kind) ?? str(row['attributes.openinference.span.kind']),
+    status: status === 'ERROR' || status === 'OK' ? status : 'UNSET',
+    statusMessage: str(row.status_message),
+    attrs: dataframeAttributes(doc, path, row),
+  };
+}
+
+export function isDataframe(v: unknown, semconv: (keys: string[]) => boolean): boolean {
+  return Array.isArray(v) && v.length > 0 && v.every((r) => isPlainObject(r) && typeof r['context.span_id'] === 'string') && v.some((r) => isDataframeRow(r, semconv));
+}
+
+export function dataframeSpans(doc: Doc): SpanRecord[] {
+  return (doc.value as unknown[]).map((r, i) => dataframeSpan(doc, [i], r as Obj));
+}

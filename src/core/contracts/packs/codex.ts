@@ -1,7 +1,8 @@
 // OpenAI Codex CLI's built-in tools. Written from codex-rs/core/src/tools/spec.rs (openai/codex, commit
 // b8a1c8f8c4671c9a534eede7f32f11f5c9a5f938, the 0.9x Rust CLI) and the Responses API `local_shell_call` item.
 // Codex declares numbers as "number" and closes every object (additionalProperties false); the approval fields
-// (sandbox_permissions, justification, prefix_rule) and the older with_escalated_permissions are all accepted.
+// (sandbox_permissions, justification, prefix_rule) and the older with_escalated_permissions are all accepted, and
+// so is `shell`'s `timeout`, its name before `timeout_ms` (codex-rs of mid-2025, core/src/client.rs DEFAULT_TOOLS).
 // apply_patch is usually a free-form (custom) tool whose input is the patch text: such calls are not JSON and
 // are not checked; the function variant takes {input}.
 import { arr, bool, num, obj, oneOfStr, str, type ContractPack } from './types';
@@ -19,7 +20,7 @@ export const codexPack: ContractPack = {
     commit: 'b8a1c8f8c4671c9a534eede7f32f11f5c9a5f938',
   },
   tools: {
-    shell: { arguments: obj({ command: arr(str()), workdir: str(), timeout_ms: num(), ...approval }, ['command']), mutates: true },
+    shell: { arguments: obj({ command: arr(str()), workdir: str(), timeout_ms: num(), timeout: num(), ...approval }, ['command']), mutates: true },
     shell_command: { arguments: obj({ command: str(), workdir: str(), login: bool(), timeout_ms: num(), ...approval }, ['command']), mutates: true },
     exec_command: {
       arguments: obj({ cmd: str(), workdir: str(), shell: str(), login: bool(), tty: bool(), yield_time_ms: num(), max_output_tokens: num(), ...approval }, ['cmd']),
