@@ -48,8 +48,7 @@ function readThread(b: SessionBuilder, doc: Doc, v: Obj & { messages: unknown[] 
   v.messages.forEach((m, i) => {
     if (!isPlainObject(m) || !Array.isArray(m.content)) return;
     if (m.role === 'assistant') readAnthropicMessage(b, doc, ['messages', i], m);
-    else if (m.role === 'user' && readResults(b, doc, i, m.content)) return;
-    else if (m.role === 'user') b.breakTurn();
+    else if (m.role === 'user' && !readResults(b, doc, i, m.content)) b.breakTurn();
   });
 }
 

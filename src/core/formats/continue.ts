@@ -11,6 +11,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
+import { lonePayload } from './lone-block';
 import { isPlainObject, str, textOf, type Obj } from './util';
 
 function isItem(v: unknown): v is Obj & { message: Obj } {
@@ -35,9 +36,13 @@ const FINAL = new Set(['done', 'errored', 'canceled']);
 
 /** One ContextItem is the payload itself (its `content`); several stay the list. */
 function outputPayload(state: Obj): { value: unknown; path: JsonPath } {
-  const out = state.output;
-  if (Array.isArray(out) && out.length === 1 && isPlainObject(out[0]) && 'content' in out[0]) return { value: out[0].content, path: ['output', 0, 'content'] };
-  return { value: out, path: ['output'] };
+  const p = lonePayload(state.output, ['content']);
+  return { value: p.value, path: ['output', ...p.path] };
+}
+
+/** The call a tool-call state is about. */
+function stateId(state: Obj): string | undefined {
+  return str(state.toolCallId) ?? (isPlainObject(state.toolCall) ? str(state.toolCall.id) : undefined);
 }
 
 function readSession(b: SessionBuilder, doc: Doc, v: Obj & { history: unknown[] }): void {
@@ -75,7 +80,7 @@ function readSession(b: SessionBuilder, doc: Doc, v: Obj & { history: unknown[] 
     }
     for (const { state, path } of states) {
       const tc = state.toolCall;
-      const id = str(state.toolCallId) ?? (isPlainObject(tc) ? str(tc.id) : undefined);
+      const id = stateId(state);
       if (id !== undefined && listed.has(id)) continue;
       if (!isPlainObject(tc) || !isPlainObject(tc.function) || typeof tc.function.name !== 'string') continue;
       if (id !== undefined) listed.add(id);
@@ -88,7 +93,7 @@ function readSession(b: SessionBuilder, doc: Doc, v: Obj & { history: unknown[] 
       return;
     }
     for (const { state, path } of states) {
-      const id = str(state.toolCallId) ?? (isPlainObject(state.toolCall) ? str(state.toolCall.id) : undefined);
+      const id = stateId(state);
       const callIndex = id === undefined ? made.get(state) : undefined;
       const status = str(state.status);
       if ((id === undefined ? callIndex === undefined : answered.has(id)) || (status === undefined ? state.output === undefined : !FINAL.has(status))) continue;

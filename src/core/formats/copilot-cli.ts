@@ -22,6 +22,7 @@ import type { NodeRef, SessionBuilder } from './builder';
 import { isMutationEntry, MutationLog } from './mutation-log';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
+import { lonePayload } from './lone-block';
 import { isPlainObject, num, str, type Obj } from './util';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
@@ -191,9 +192,8 @@ function isChatSession(v: unknown): v is Obj & { requests: Obj[] } {
 
 /** A serialized tool result: one text part is the payload itself. */
 function chatResultPayload(res: Obj): { value: unknown; path: JsonPath } {
-  const c = res.content;
-  if (Array.isArray(c) && c.length === 1 && isPlainObject(c[0]) && 'value' in c[0]) return { value: c[0].value, path: ['content', 0, 'value'] };
-  return { value: c, path: ['content'] };
+  const p = lonePayload(res.content, ['value']);
+  return { value: p.value, path: ['content', ...p.path] };
 }
 
 /** Where a node of a chat session is in the file: in a session document, the node itself; in a session log

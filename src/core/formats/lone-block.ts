@@ -1,6 +1,6 @@
 // A tool result whose content is a list of typed blocks: a lone block is what the tool returned, its value under the
 // key that names its kind (Bedrock Converse `{json}` / `{text}`, Kiro's `{Json}` / `{Text}` and journal `{kind,
-// data}`); several blocks, or one of another kind, stay the list as it is.
+// data}`, Continue's lone ContextItem `{content}`, Copilot Chat's lone text part `{value}`); several blocks, or one of another kind, stay the list as it is.
 import type { JsonPath } from '../parse/doc';
 import { isPlainObject } from './util';
 

@@ -9,7 +9,7 @@
 //   SpanID}, Parent, StartTime, Attributes: [{Key, Value: {Type, Value}}], Events: [{Name, Attributes, Time}],
 //   Status: {Code: "Unset" | "Error" | "Ok", Description}}`.
 import type { Attr, SpanRecord } from './spans';
-import { readAttributes } from './spans';
+import { readAttributes, statusName } from './spans';
 import type { Doc, JsonPath } from '../parse/doc';
 import { eventFields, type EventRecord } from './span-conventions';
 import { isPlainObject, str, type Obj } from './util';
@@ -73,7 +73,7 @@ export function zipkinSpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | u
   if (!isZipkinSpan(s)) return undefined;
   const tags = isPlainObject(s.tags) ? s.tags : {};
   const attrs = readAttributes(doc, [...path, 'tags'], tags);
-  const status = str(tags['otel.status_code'])?.toUpperCase();
+  const status = statusName(tags['otel.status_code']);
   return {
     ref: { doc, path },
     traceId: s.traceId as string,
@@ -113,7 +113,7 @@ function goAttributes(doc: Doc, path: JsonPath, list: unknown): Map<string, Attr
 export function goStdoutSpan(doc: Doc, path: JsonPath, s: Obj): SpanRecord {
   const ctx = s.SpanContext as Obj;
   const parent = isPlainObject(s.Parent) ? s.Parent : {};
-  const status = isPlainObject(s.Status) ? str(s.Status.Code)?.toUpperCase() : undefined;
+  const status = isPlainObject(s.Status) ? statusName(s.Status.Code) : undefined;
   const events = Array.isArray(s.Events) ? s.Events : [];
   const parentId = str(parent.SpanID);
   return {
@@ -123,7 +123,7 @@ export function goStdoutSpan(doc: Doc, path: JsonPath, s: Obj): SpanRecord {
     parentId: parentId && !/^0+$/.test(parentId) ? parentId : undefined,
     name: str(s.Name),
     start: s.StartTime,
-    status: status === 'ERROR' || status === 'OK' ? status : 'UNSET',
+    status: status ?? 'UNSET',
     statusMessage: isPlainObject(s.Status) ? str(s.Status.Description) : undefined,
     attrs: goAttributes(doc, [...path, 'Attributes'], s.Attributes),
     events: events.length === 0 ? undefined : () => events.flatMap((e, i) => {
@@ -218,7 +218,7 @@ function dataframeAttributes(doc: Doc, path: JsonPath, row: Obj): Map<string, At
 }
 
 export function dataframeSpan(doc: Doc, path: JsonPath, row: Obj): SpanRecord {
-  const status = str(row.status_code)?.toUpperCase();
+  const status = statusName(row.status_code);
   return {
     ref: { doc, path },
     traceId: row['context.trace_id'] as string,
@@ -227,7 +227,7 @@ export function dataframeSpan(doc: Doc, path: JsonPath, row: Obj): SpanRecord {
     name: str(row.name),
     start: row.start_time,
     kind: str(row.span_kind) ?? str(row['attributes.openinference.span.kind']),
-    status: status === 'ERROR' || status === 'OK' ? status : 'UNSET',
+    status: status ?? 'UNSET',
     statusMessage: str(row.status_message),
     attrs: dataframeAttributes(doc, path, row),
   };

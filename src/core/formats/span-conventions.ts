@@ -250,11 +250,6 @@ export function listedCalls(where: Located): ListedMessage[] {
   return [out];
 }
 
-/** A located attribute value, decoded when it is a JSON string. */
-export function locatedValue(ref: NodeRef, value: unknown): Located {
-  return inner(ref, value);
-}
-
 // ---- events -------------------------------------------------------------------------------------------------
 
 /** One event of a span (or one log record), its body fields as attributes. */

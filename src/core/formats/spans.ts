@@ -153,7 +153,7 @@ export function isFlatAttributeMap(v: unknown): v is Obj {
 
 // ---- span containers ----------------------------------------------------------------------------------------
 
-function statusName(v: unknown): string | undefined {
+export function statusName(v: unknown): string | undefined {
   if (typeof v === 'number') return v === 2 ? 'ERROR' : v === 1 ? 'OK' : 'UNSET';
   if (typeof v !== 'string') return undefined;
   const s = v.toUpperCase().replace(/^STATUS_CODE_/, '');
@@ -405,8 +405,12 @@ function regroup(g: Map<string, Attr>, prefix: string): ReadonlyMap<number, Map<
   return indexed(fake, prefix);
 }
 
-function isModelSpan(s: SpanRecord): boolean {
-  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value) ?? otherKind(s);
+/** The kind a span says it is (OTLP's own, OpenInference's, or another convention's), worked out once per question. */
+function spanKind(s: SpanRecord): string | undefined {
+  return s.kind ?? str(attr(s, 'openinference.span.kind')?.value) ?? otherKind(s);
+}
+
+function isModelSpan(s: SpanRecord, kind = spanKind(s)): boolean {
   const op = str(attr(s, 'gen_ai.operation.name')?.value);
   return kind === 'LLM' || op === 'chat' || op === 'text_completion' || op === 'generate_content';
 }
@@ -417,10 +421,10 @@ function otherKind(s: SpanRecord): string | undefined {
 }
 
 export function isToolSpan(s: SpanRecord): boolean {
-  const kind = s.kind ?? str(attr(s, 'openinference.span.kind')?.value) ?? otherKind(s);
+  const kind = spanKind(s);
   if (kind === 'TOOL') return true;
   if (str(attr(s, 'gen_ai.operation.name')?.value) === 'execute_tool') return true;
-  return !isModelSpan(s) && (s.attrs.has('gen_ai.tool.name') || s.attrs.has('tool.name') || s.attrs.has('ai.toolCall.name')) && !s.attrs.has('llm.input_messages.0.message.role');
+  return !isModelSpan(s, kind) && (s.attrs.has('gen_ai.tool.name') || s.attrs.has('tool.name') || s.attrs.has('ai.toolCall.name')) && !s.attrs.has('llm.input_messages.0.message.role');
 }
 
 /** Where one history (a model span's input messages, the conversation so far) stands while it is read: how often
@@ -786,6 +790,7 @@ export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
   const t = new TraceCalls(b);
   const seen = new Set<string>();
   for (const s of ordered) readDefinitions(b, s, seen);
+  const others: SpanRecord[] = [];
   for (const s of ordered) {
     if (isToolSpan(s)) {
       readToolSpan(t, s);
@@ -793,9 +798,10 @@ export function readTrace(b: SessionBuilder, spans: SpanRecord[]): void {
       // The history first (it happened before this span's output), then the output; each call once.
       readInputs(t, s);
       readOutputs(t, s);
+      others.push(s);
     }
   }
-  for (const s of ordered) if (!isToolSpan(s)) readSummary(t, s);
+  for (const s of others) readSummary(t, s);
 }
 
 /** Read each trace into a session of its own and hand it out at once (traces are independent), letting each
