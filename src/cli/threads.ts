@@ -1,5 +1,5 @@
 // What the main thread and the `check` threads (src/cli/worker.ts) say to each other. Plain data only: it is copied.
-import type { CheckOptions, ContractFile, FileResult, Finding, JsonPath, OffsetMap, Profile } from '../core';
+import type { CallMark, CheckOptions, ContractFile, FileResult, Finding, JsonPath, OffsetMap, Profile } from '../core';
 import type { EntrySettings, FileReport } from './entry';
 import type { SpoolText } from './spool';
 
@@ -45,6 +45,8 @@ export interface TextJob {
   kind: 'text';
   text: string;
   options: ThreadSettings['options'] & { fileName?: string };
+  /** Send the call marks too (the workspace check hands them to the traces view). */
+  marks?: boolean;
 }
 
 /** Read some consecutive parts of one large document apart (src/cli/document-parts.ts). */
@@ -86,7 +88,7 @@ export interface SliceReply {
   bytes?: ArrayBuffer;
 }
 
-export type ThreadReply = { kind: 'file'; entry: FileReport } | SliceReply | PartsReply | { kind: 'text'; result: Omit<FileResult, 'model'> };
+export type ThreadReply = { kind: 'file'; entry: FileReport } | SliceReply | PartsReply | { kind: 'text'; result: Omit<FileResult, 'model'>; marks?: CallMark[] };
 
 /** A reply, or the one line a job failed with. */
 export type ThreadAnswer = (ThreadReply | { kind?: undefined; error: string }) & { id: number };

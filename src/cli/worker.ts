@@ -4,7 +4,7 @@
 // columns); nothing here can throw past its reply.
 import { StringDecoder } from 'node:string_decoder';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkText, LineIndex, loadContracts, TraceChecker, type CheckOptions } from '../core';
+import { CallMarks, checkText, LineIndex, loadContracts, TraceChecker, type CheckedSession, type CheckOptions } from '../core';
 import { checkedEntry, diagnosticsOf, type EntrySettings } from './entry';
 import { LineCutter } from './stream';
 import type { SliceJob, SliceReply, ThreadJob, ThreadReply, ThreadSettings } from './threads';
@@ -32,8 +32,10 @@ async function run(job: ThreadJob): Promise<ThreadReply> {
     return { kind: 'file', entry: await checkedEntry(job, options, entry) };
   }
   if (job.kind === 'text') {
-    const { model: _model, ...result } = checkText(job.text, { ...job.options, contracts });
-    return { kind: 'text', result };
+    const marks = job.marks ? new CallMarks() : undefined;
+    const onSession = marks && ((checked: CheckedSession, index: number) => marks.add(checked, index));
+    const { model: _model, ...result } = checkText(job.text, { ...job.options, contracts, onSession });
+    return { kind: 'text', result, marks: marks?.marks };
   }
   if (job.kind === 'parts') return { kind: 'parts', part: checkParts(job, options) };
   return { kind: 'slice', part: checkSlice(job), bytes: job.bytes };

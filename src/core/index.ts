@@ -13,6 +13,7 @@ export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
 export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
 export { spanOf } from './parse/doc';
+export { argSummary, callMarks, CallMarks, markAt, MAX_MARKS, type CallMark } from './marks';
 // A large document cut into parts on one thread and read on others (src/cli/document-parts.ts).
 export { DocumentSplitter, SplitError, SplitLimit, type Part } from './parse/split';
 export { partDoc, type Doc, type JsonPath, type OffsetMap } from './parse/doc';

@@ -5,8 +5,7 @@
 // answers with the findings. Cancelling terminates it at once. Only where Node's worker_threads exist (the desktop
 // extension host); the web extension host keeps checking JSONL in slices. No `vscode` import: the worker entry
 // (checkWorker.ts) shares these types.
-import { applyDelta, type CheckOptions, completeLines, type ContractFile, type DecisionTable, type FileResult, type Finding, type FindingsDelta, type Growing, type Profile, type TableOptions } from '../core';
-import type { CallMark } from './callMarks';
+import { applyDelta, type CheckOptions, completeLines, type ContractFile, type DecisionTable, type FileResult, type Finding, type FindingsDelta, type Growing, type Profile, type TableOptions, type CallMark } from '../core';
 
 /** What a worker is asked: the options without the compiled contracts, which it builds from their sources. */
 export interface CheckJob {

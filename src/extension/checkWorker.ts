@@ -2,9 +2,8 @@
 // ended by the host — or, for a trace that grows (CheckJob.grow), it stays and checks what is appended, from a
 // growing trace of the text built after the reply. No `vscode` import, and nothing here can throw past a reply.
 import { parentPort } from 'node:worker_threads';
-import { buildDecisionTable, type CheckedSession, checkTextChunked, type Finding, findingsDelta, growingTrace, lineStandsAlone, loadContracts } from '../core';
+import { buildDecisionTable, type CheckedSession, checkTextChunked, type Finding, findingsDelta, growingTrace, lineStandsAlone, loadContracts, CallMarks } from '../core';
 import type { AppendMessage, AppendReply, CheckJob, CheckReply } from './background';
-import { CallMarks } from './callMarks';
 
 parentPort?.once('message', (job: CheckJob) => {
   const started = Date.now();

@@ -21,13 +21,15 @@ import {
   type Finding,
   type Growing,
   type PatchStats,
+  type CallMark,
+  CallMarks,
+  type CheckedSession,
 } from '../core';
 import type { ContractStore } from './contracts';
 import { severityOf, toDiagnostics, type SeverityMap } from './convert';
 import { readSettings } from './settings';
 import { workspaceConfig } from './config';
 import { BackgroundChecks, type BackgroundResult, type CheckJob } from './background';
-import type { CallMark } from './callMarks';
 import { JSON_LANGUAGES, SNIFF_CHARS, startsLikeJson, TEXT_LANGUAGES, TRACE_HEAD_CHARS, traceLike } from './reading';
 import { readAsFor } from './readAs';
 
@@ -58,8 +60,8 @@ export function checkOptions(uri: vscode.Uri, contracts: ContractSet): CheckOpti
 }
 
 /** The one place the extension calls the core's checker on a whole file. */
-export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean): CheckResult {
-  return checkText(text, { ...checkOptions(uri, contracts), keepModel: keepModel && text.length <= MODEL_LIMIT });
+export function runCheck(text: string, uri: vscode.Uri, contracts: ContractSet, keepModel: boolean, onSession?: CheckOptions['onSession']): CheckResult {
+  return checkText(text, { ...checkOptions(uri, contracts), keepModel: keepModel && text.length <= MODEL_LIMIT, onSession });
 }
 
 export interface TraceState {
@@ -364,13 +366,19 @@ export class TraceDiagnostics implements vscode.Disposable {
   }
 
   /** A whole check of a text where the core's checkPlan puts it, keeping no model (Check Workspace Contracts). */
-  async checkWhole(text: string, uri: vscode.Uri, contracts: ContractSet, signal?: AbortSignal): Promise<CheckResult> {
+  async checkWhole(text: string, uri: vscode.Uri, contracts: ContractSet, signal?: AbortSignal): Promise<{ result: CheckResult; marks: readonly CallMark[] }> {
     const options = checkOptions(uri, contracts);
     const plan = checkPlan(text, options.fileName, this.host(contracts));
     const off = plan === 'worker' ? this.backgroundCheck(text, options, signal) : undefined;
-    if (off) return (await off).result;
-    if (plan === 'sliced') return checkTextChunked(text, options, { sliceMs: SLICE_MS, signal });
-    return runCheck(text, uri, contracts, false);
+    if (off) {
+      const { result, marks } = await off;
+      return { result, marks };
+    }
+    // the marks are collected as the sessions are checked: no model is kept for them
+    const marks = new CallMarks();
+    const onSession = (checked: CheckedSession, index: number) => marks.add(checked, index);
+    if (plan === 'sliced') return { result: await checkTextChunked(text, { ...options, onSession }, { sliceMs: SLICE_MS, signal }), marks: marks.marks };
+    return { result: runCheck(text, uri, contracts, false, onSession), marks: marks.marks };
   }
 
   /** What this host offers a check under these contracts (the core's checkPlan decides from it). */

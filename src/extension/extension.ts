@@ -54,7 +54,7 @@ export interface ContractGuardApi {
   /** Compare runs: the panels. */
   compare: CompareApi;
   /** The Contract Guard view: its filter, and the traces it lists. */
-  traces: { filter(): TracesFilter; shown(): string[] };
+  traces: { filter(): TracesFilter; shown(): string[]; /** every trace the view knows, filter or not */ entries(): { file: string; calls: number; findings: number }[] };
   /** The findings and contracts language status items of the active trace. */
   traceStatus(): { findings: string; contracts: string } | undefined;
   /** What the URI handler does with a link to a call: opens it, or says why not. */
@@ -73,6 +73,8 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   const workerFile = context.extensionUri.scheme === 'file' ? vscode.Uri.joinPath(context.extensionUri, 'dist', 'checkWorker.js').fsPath : undefined;
   const live = new TraceDiagnostics(traceCollection, contracts, getSeverity, new BackgroundChecks(workerFile));
   const status = new TraceStatusBar(live);
+  // the workspace's traces as their last check left them (the traces view, workspace symbols)
+  const index = new TraceIndex(live, contracts);
 
   context.subscriptions.push(
     traceCollection,
@@ -82,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     status,
     vscode.languages.registerHoverProvider(TRACE_SELECTOR, new TraceHoverProvider(live, contracts)),
     vscode.commands.registerCommand('contractGuard.checkWorkspace', (options?: { quiet?: boolean }) =>
-      checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
+      checkWorkspace(traceCollection, contracts, live, getSeverity, { quiet: options?.quiet, index }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // contracts are found honouring the excludes: a change there can hide or reveal some
@@ -128,7 +130,6 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
   });
   registerEvalView(context, { contracts: () => contracts.contracts, onDidChangeContracts: contracts.onDidChange, live });
   // navigation: outline and workspace symbols, the traces view, the language status, links to a call
-  const index = new TraceIndex(live, contracts);
   const tracesView = registerTracesView(context, index, getSeverity);
   const symbols = new TraceSymbols(live, getSeverity, index, ready);
   const traceStatus = new TraceLanguageStatus(live, () => contracts.contracts);
@@ -154,10 +155,14 @@ export function activate(context: vscode.ExtensionContext): ContractGuardApi {
     fixtures,
     table,
     compare,
-    traces: { filter: () => tracesView.current, shown: () => tracesView.traces().map((e) => vscode.workspace.asRelativePath(e.uri, false)) },
+    traces: {
+      filter: () => tracesView.current,
+      shown: () => tracesView.traces().map((e) => vscode.workspace.asRelativePath(e.uri, false)),
+      entries: () => index.entries().map((e) => ({ file: vscode.workspace.asRelativePath(e.uri, false), calls: e.calls, findings: e.findings.length })),
+    },
     traceStatus: () => traceStatus.describe(),
     openLink,
-    checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, options ?? {}),
+    checkWorkspace: (options) => checkWorkspace(traceCollection, contracts, live, getSeverity, { quiet: options?.quiet, index }),
     status: (uri) => {
       const s = live.state(uri);
       return s && { format: s.result.format, calls: s.result.calls, ...s.counts };

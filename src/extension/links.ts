@@ -3,7 +3,8 @@
 // chat messages), and the URI handler opens the trace at that call. The call is named by its place in the model
 // (session and index), which survives edits elsewhere in the file better than a line number.
 import * as vscode from 'vscode';
-import { markAt, marksOf, type CallMark } from './callMarks';
+import { markAt, type CallMark } from '../core';
+import { marksOf } from './callMarks';
 import { currentState, type LiveSymbols } from './symbols';
 import { revealInTrace } from './tracesView';
 

@@ -3,9 +3,9 @@
 // call marks of the last check (the worker sends them for a large trace), never by reading the trace again, and the
 // outline is built in slices of a few milliseconds, yielding to the extension host in between.
 import * as vscode from 'vscode';
-import type { FileResult } from '../core';
+import type { FileResult, CallMark } from '../core';
 import { Slices } from './slices';
-import { marksOf, type CallMark } from './callMarks';
+import { marksOf } from './callMarks';
 import { callKey, marker, verdictsByCall, type CallVerdict } from './callFindings';
 import type { SeverityMap } from './convert';
 import type { TraceIndex } from './traceIndex';

@@ -3,8 +3,8 @@
 // others are read once, when the view or a workspace symbol search first needs them, and again when the file
 // changes on disk or the contracts change. A large file is checked on a worker thread, as the live check does.
 import * as vscode from 'vscode';
-import { checkTextChunked, yieldToLoop, type FileResult, type Finding } from '../core';
-import { marksOf, type CallMark } from './callMarks';
+import { checkTextChunked, yieldToLoop, type FileResult, type Finding, type CallMark } from '../core';
+import { marksOf } from './callMarks';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck, type TraceDiagnostics } from './diagnostics';
 import type { ContractStore } from './contracts';
 import { isEvalFile } from './evalView';
@@ -78,16 +78,37 @@ export class TraceIndex implements vscode.Disposable {
     return Promise.race([this.scanned, new Promise<void>((r) => token.onCancellationRequested(() => r()))]);
   }
 
+  /** A file "Check Workspace Contracts" just checked: its entry, as reading it here would have made it. */
+  accept(uri: vscode.Uri, result: FileResult, marks: readonly CallMark[]): void {
+    if (this.isOpenTrace(uri) || !this.isTrace(uri)) return; // an open document's live check is newer
+    const key = uri.toString();
+    const entry = entryOf(uri, result, marks);
+    if (entry) this.traces.set(key, entry);
+    else if (!this.traces.delete(key)) return;
+    this.changed.fire(uri);
+  }
+
+  /** "Check Workspace Contracts" went through every trace: the view needs no scan of its own, only the watcher. */
+  covered(): void {
+    if (this.scanned) return;
+    this.watch(globOf(readSettings().traces));
+    this.scanned = Promise.resolve();
+    this.changed.fire(undefined);
+  }
+
+  private watch(globs: string): void {
+    if (this.watcher) return;
+    this.watcher = vscode.workspace.createFileSystemWatcher(globs);
+    this.watcher.onDidCreate((u) => this.later(u));
+    this.watcher.onDidChange((u) => this.later(u));
+    this.watcher.onDidDelete((u) => {
+      if (this.traces.delete(u.toString())) this.changed.fire(u);
+    });
+  }
+
   private async scanAll(): Promise<void> {
     const globs = globOf(readSettings().traces);
-    if (!this.watcher) {
-      this.watcher = vscode.workspace.createFileSystemWatcher(globs);
-      this.watcher.onDidCreate((u) => this.later(u));
-      this.watcher.onDidChange((u) => this.later(u));
-      this.watcher.onDidDelete((u) => {
-        if (this.traces.delete(u.toString())) this.changed.fire(u);
-      });
-    }
+    this.watch(globs);
     const uris = await vscode.workspace.findFiles(globs, excludeGlob());
     for (const uri of uris) {
       if (!this.isOpenTrace(uri)) await this.read(uri, false);
@@ -122,12 +143,15 @@ export class TraceIndex implements vscode.Disposable {
     this.changed.fire(uri);
   }
 
+  /** A contract or a fixture is not a trace; an .eval is read through its JSON view (when it is opened). */
+  private isTrace(uri: vscode.Uri): boolean {
+    return !this.contracts.file(vscode.workspace.asRelativePath(uri)) && !/\.fixture\.json$/i.test(uri.path) && !isEvalFile(uri) && readSettings(uri).enable;
+  }
+
   private async read(uri: vscode.Uri, announce: boolean): Promise<void> {
     const key = uri.toString();
     const set = this.contracts.contracts;
-    const rel = vscode.workspace.asRelativePath(uri);
-    // a contract or a fixture is not a trace; an .eval is read through its JSON view (when it is opened)
-    if (!set || this.contracts.file(rel) || /\.fixture\.json$/i.test(uri.path) || isEvalFile(uri) || !readSettings(uri).enable) return;
+    if (!set || !this.isTrace(uri)) return;
     try {
       const text = decode(await vscode.workspace.fs.readFile(uri));
       await yieldToLoop();

@@ -3,9 +3,8 @@
 // reveals the call or the finding in the trace. A tree view, no webview: it follows the theme, the keyboard and
 // screen readers as every VS Code tree does.
 import * as vscode from 'vscode';
-import type { Finding } from '../core';
+import type { Finding, CallMark } from '../core';
 import { severityOf, type SeverityMap } from './convert';
-import type { CallMark } from './callMarks';
 import type { TraceEntry, TraceIndex } from './traceIndex';
 
 export const VIEW_ID = 'contractGuard.traces';

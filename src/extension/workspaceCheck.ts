@@ -5,12 +5,13 @@
 // per thread), several at once, and published in order; larger ones, those in the web host, and a file under other
 // settings than the pool's each go where the core's checkPlan puts it, in turn.
 import * as vscode from 'vscode';
-import type { ContractSet } from '../core';
+import type { CallMark, ContractSet } from '../core';
 import { defaultJobs, WorkerPool } from '../cli/pool';
 import type { ThreadAnswer, ThreadJob, ThreadSettings } from '../cli/threads';
 import type { ContractStore } from './contracts';
 import { toDiagnostics, type SeverityMap } from './convert';
 import { checkOptions, countFindings, type CheckResult, type TraceDiagnostics } from './diagnostics';
+import type { TraceIndex } from './traceIndex';
 import { decode, EditorLines } from './lines';
 import { evalViewUri, isEvalFile, readEval } from './evalView';
 import { excludeGlob, globOf, readSettings } from './settings';
@@ -30,6 +31,9 @@ export interface WorkspaceSummary {
   first?: { uri: string; line: number; character: number };
   message: string;
 }
+
+/** A file's check and where its calls are (for the traces view). */
+type Checked = { result: CheckResult; marks: readonly CallMark[] };
 
 /** Files at most this large are checked on the pool (larger ones on a background thread of their own, in turn). */
 const POOL_LIMIT = 4 * 1024 * 1024;
@@ -68,7 +72,7 @@ export async function checkWorkspace(
   contracts: ContractStore,
   live: TraceDiagnostics,
   severity: () => SeverityMap,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; index?: TraceIndex } = {},
 ): Promise<WorkspaceSummary> {
   await contracts.reload();
   const settings = readSettings();
@@ -107,17 +111,17 @@ export async function checkWorkspace(
       token.onCancellationRequested(() => void pool?.close());
       // a small file goes to the pool, several at once; a large one is checked in its turn where checkPlan puts it
       // (its own background thread, as when it is opened: large files never run side by side)
-      const onPool = (text: string, uri: vscode.Uri): Promise<CheckResult> | undefined => {
+      const onPool = (text: string, uri: vscode.Uri): Promise<Checked> | undefined => {
         const { contracts: _compiled, ...options } = checkOptions(uri, set);
         if (!pool || text.length > POOL_LIMIT || options.profile !== pool.profile) return undefined;
-        return pool.pool.run({ kind: 'text', text, options }).then((a) => {
-          if (a.kind === 'text') return a.result;
+        return pool.pool.run({ kind: 'text', text, options, marks: true }).then((a) => {
+          if (a.kind === 'text') return { result: a.result, marks: a.marks ?? [] };
           throw new Error(a.kind === undefined ? a.error : 'unexpected reply');
         }, () => Promise.reject(Object.assign(new Error('the check was cancelled'), { name: token.isCancellationRequested ? 'AbortError' : 'Error' })));
       };
-      const checkOne = (text: string, uri: vscode.Uri): Promise<CheckResult> => onPool(text, uri) ?? live.checkWhole(text, uri, set, cancel.signal);
+      const checkOne = (text: string, uri: vscode.Uri): Promise<Checked> => onPool(text, uri) ?? live.checkWhole(text, uri, set, cancel.signal);
       // pool checks run ahead as their texts arrive; results are taken in order
-      const checks = new Map<number, Promise<CheckResult | undefined>>();
+      const checks = new Map<number, Promise<Checked | undefined>>();
       const checkAhead = (j: number) => {
         if (j >= uris.length || checks.has(j)) return;
         read(j);
@@ -156,7 +160,9 @@ export async function checkWorkspace(
         const doc = open.get(target.toString());
         let result: CheckResult;
         try {
-          result = (await checked) ?? (await checkOne(text, target));
+          const done = (await checked) ?? (await checkOne(text, target));
+          result = done.result;
+          if (!isEvalFile(uri)) options.index?.accept(uri, result, done.marks);
         } catch (e) {
           if (e instanceof Error && e.name === 'AbortError') {
             summary.cancelled = true;
@@ -193,6 +199,8 @@ export async function checkWorkspace(
       await pool?.close();
     },
   );
+  // the traces view shows what this check found, without reading the files again
+  if (!summary.cancelled) options.index?.covered();
 
   const result: WorkspaceSummary = { ...summary, first, message: summaryMessage(summary) };
   if (!options.quiet) void offerNext(result);

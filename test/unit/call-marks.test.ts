@@ -1,9 +1,8 @@
-// Call marks (src/extension/callMarks.ts, no `vscode` import): where each call of a checked trace is, its tool and a
+// Call marks (src/core/marks.ts): where each call of a checked trace is, its tool and a
 // short summary of its arguments, as the outline, the traces view and links to a call read them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText } from '../../src/core';
-import { argSummary, callMarks, markAt, MAX_MARKS } from '../../src/extension/callMarks';
+import { argSummary, callMarks, checkText, markAt, MAX_MARKS } from '../../src/core';
 
 const TRACE = [
   '{"name": "get_hours", "id": "a", "arguments": {"building": "Killam", "weekday": 2}}',

@@ -2,11 +2,10 @@
 // a worker thread when the text is large), the workspace contracts, and the fixtures folder's files replayed
 // against those contracts (cached until a fixture file or the contracts change).
 import * as vscode from 'vscode';
-import { buildDecisionTable, FIXTURE_SUFFIX, GATES, GATE_OF_CODE, replayFixturesByCall, type CheckOptions, type ContractSet, type DecisionTable, type FileResult, type Finding, type FixtureReplays, type GateId, type Profile } from '../../core';
+import { buildDecisionTable, FIXTURE_SUFFIX, GATES, GATE_OF_CODE, replayFixturesByCall, type CheckOptions, type ContractSet, type DecisionTable, type FileResult, type Finding, type FixtureReplays, type GateId, type Profile, type CallMark } from '../../core';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck } from '../diagnostics';
 import { documentLength } from '../lines';
 import type { BackgroundResult, CheckJob } from '../background';
-import type { CallMark } from '../callMarks';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
 import type { Item, PageGateCell, TableMeta, TurnItem } from '../../webview/protocol';

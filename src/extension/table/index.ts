@@ -2,10 +2,10 @@
 // trace files, a "Decision table" CodeLens once per session), one webview panel per trace (reused), restored after a
 // reload by a WebviewPanelSerializer, following edits, contract and fixture changes. One entry: registerDecisionTable.
 import * as vscode from 'vscode';
-import type { ContractSet } from '../../core';
+import type { ContractSet, CallMark } from '../../core';
 import { readSettings } from '../settings';
 import { FixtureCache, type LiveModel } from './data';
-import { marksOf, type CallMark } from '../callMarks';
+import { marksOf } from '../callMarks';
 import { LazyLens, resolveLens } from '../lenses';
 import { TRACE_SELECTOR } from '../reading';
 import { isPageState, TablePanel, VIEW_TYPE } from './panel';

@@ -49,6 +49,9 @@ describe('Check Workspace Contracts', () => {
       assert.deepStrictEqual(got, want, f.path);
     }
     assert.ok(unopened >= 5, `${unopened} unopened traces checked`);
+    // the traces view holds what this check found (the check hands it each file's result and call marks)
+    const entries = new Map(cg.traces.entries().map((e) => [e.file, e.calls]));
+    for (const f of traces) assert.strictEqual(entries.get(f.path), f.calls, `traces view entry of ${f.path}`);
     // contracts and plain JSON are not traces
     assert.deepStrictEqual(ours(wsUri('package.json')), []);
   });
