@@ -11,7 +11,8 @@ import { checkedEntry, spooledEntry, type EntrySettings, type FileReport } from 
 import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
-import { CHECK_HEAP_FLAGS } from './heap-flags';
+import { jobRunner } from './thread-jobs';
+import { CHECK_HEAP_FLAGS, growYoungHere } from './heap-flags';
 export { defaultJobs } from './pool';
 import { DiagnosticSpool } from './spool';
 import { LineBytes } from './line-bytes';
@@ -48,6 +49,11 @@ const SLICE_FROM_BYTES = Number(process.env.CONTRACT_GUARD_SLICE_BYTES) || 32 <<
 /** The first slice is small: it tells cheaply whether the file's lines stand alone. */
 const PROBE_BYTES = 1 << 18;
 const SLICE_BYTES = 1 << 20;
+/** Slices (and groups of document parts) up to this size may be checked on this thread too (pool.ts); a larger one
+ *  (a line or session longer than a slice) goes to a thread, whose heap limit answers a huge one in one line. */
+const HERE_MAX_BYTES = 4 << 20;
+/** The main thread's young generation (both halves) while it checks too: a thread's (heap-flags.ts growYoungHere). */
+const HERE_YOUNG_MB = Number(process.env.CG_HERE_YOUNG_MB) || 4;
 
 /** The bundled thread entry, next to the CLI bundle (absent when the CLI runs unbundled: then no threads). */
 function workerFile(): string | undefined {
@@ -72,7 +78,13 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<FileReport
   // each thread's heap: a share of the memory, 512 MB to 4 GB (CONTRACT_GUARD_THREAD_HEAP_MB sets it, for tests)
   const heapMb = Number(process.env.CONTRACT_GUARD_THREAD_HEAP_MB) || Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
   // the threads set the run's V8 flags again as they start (heap-flags.ts)
-  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb);
+  // this thread checks slices and parts too, with the contracts it compiled (pool.ts)
+  const answer = jobRunner(run.options, run.settings.entry);
+  const here = (job: ThreadJob & { id: number }) => {
+    growYoungHere(HERE_YOUNG_MB);
+    return answer(job);
+  };
+  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb, here);
   try {
     const entry = run.settings.entry;
     yield* inOrder(run.targets, (t, i) => checkOnThreads(pool, t, entry, sizes[i] >= SLICE_FROM_BYTES && size > 1), Math.max(8, 4 * size));
@@ -153,10 +165,10 @@ function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): P
   });
 }
 
-async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget, transfer?: ArrayBuffer[]): Promise<ThreadReply> {
+async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget, transfer?: ArrayBuffer[], hereToo = false): Promise<ThreadReply> {
   let a: ThreadAnswer;
   try {
-    a = await pool.run(job, transfer);
+    a = await pool.run(job, transfer, hereToo);
   } catch (e) {
     throw new UsageError(`${t.shown}: ${describeLimit(e)}`);
   }
@@ -225,10 +237,10 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
 
 /** Hands jobs of one file to the pool in order, each answered with a `part` (`onReply` sees the whole reply
  *  first); returns once at most two per thread are out. */
-function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer?: ArrayBuffer[]) => Promise<Later<R>> {
+function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer: ArrayBuffer[] | undefined, size: number) => Promise<Later<R>> {
   const out = new Set<Promise<unknown>>();
-  return async (job, transfer) => {
-    const p = ask(pool, job, t, transfer).then((a) => {
+  return async (job, transfer, size) => {
+    const p = ask(pool, job, t, transfer, size <= HERE_MAX_BYTES).then((a) => {
       onReply?.(a);
       return (a as unknown as { part: R }).part;
     });
@@ -253,7 +265,7 @@ function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, 
     const job: SliceJob = { kind: 'slice', bytes: own.buffer as ArrayBuffer, length: own.byteLength, line, first, name, rel: t.rel };
     first = false;
     line += newlinesIn(own); // counted before the bytes move
-    return send(job, [job.bytes]);
+    return send(job, [job.bytes], own.byteLength);
   };
 }
 
@@ -269,7 +281,7 @@ function partsIo(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): Par
   const send = outbox<PartsReply['part']>(pool, t);
   const name = t.file.replace(/\.gz$/i, '');
   return {
-    send: (parts) => send({ kind: 'parts', parts, name }),
+    send: (parts) => send({ kind: 'parts', parts, name }, undefined, parts.reduce((n, p) => n + p.text.length, 0)),
     whole: () => wholeFile(pool, t),
   };
 }

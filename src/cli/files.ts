@@ -1,7 +1,8 @@
 // Finding files on disk: trace files under folders, and contract files named by --contracts.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { matchesGlob, TRACE_NAME, walkSkips } from '../core';
+import { createGunzip } from 'node:zlib';
+import { looksLikeCassette, matchesGlob, TRACE_NAME, walkSkips, YAML_NAME } from '../core';
 
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
 
@@ -32,11 +33,49 @@ export async function walk(root: string, accept: (p: string) => boolean, out: st
   }
 }
 
-/** Trace files under the given paths (files named explicitly are always taken), minus contract files. */
+/** The first 16 KB of a file's text (of what a `.gz` holds), or '' when it cannot be read. */
+async function headText(file: string): Promise<string> {
+  const max = 1 << 14;
+  try {
+    if (!/\.gz$/i.test(file)) {
+      const handle = await fs.open(file, 'r');
+      try {
+        const buf = Buffer.alloc(max);
+        const { bytesRead } = await handle.read(buf, 0, max, 0);
+        return buf.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    }
+    const chunks: Buffer[] = [];
+    let got = 0;
+    const handle = await fs.open(file, 'r');
+    try {
+      const gunzip = handle.createReadStream().pipe(createGunzip());
+      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        got += chunk.length;
+        if (got >= max) break;
+      }
+    } finally {
+      await handle.close();
+    }
+    return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Trace files under the given paths (files named explicitly are always taken), minus contract files. A folder's
+ *  YAML files are taken only when their head is a recorded HTTP cassette's (core looksLikeCassette). */
 export async function findTraceFiles(paths: string[], exclude: Set<string>): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
-    await walk(p, (f) => TRACE_NAME.test(f.replace(/\.gz$/i, '')) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f), out);
+    const found: string[] = [];
+    await walk(p, (f) => (TRACE_NAME.test(f.replace(/\.gz$/i, '')) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f)) || YAML_NAME.test(f.replace(/\.gz$/i, '')), found);
+    for (const f of found) {
+      if (f === p || !YAML_NAME.test(f.replace(/\.gz$/i, '')) || looksLikeCassette(await headText(f))) out.push(f);
+    }
   }
   return [...new Set(out.map((f) => path.resolve(f)))].filter((f) => !exclude.has(f));
 }

@@ -16,6 +16,7 @@ import { DEFAULT_MAX_VALUE_LENGTH, redactMessage } from './redact';
 import type { Finding, Session, Severity } from './model';
 import { nodeDoc, spanOf, type Doc, type JsonPath } from './parse/doc';
 import { lines, parseUnit, readingOf, SSE_LINE, stripBom, type TextReading } from './parse/reader';
+import { LOG_LINE, loggedMessage } from './parse/log-lines';
 
 export type SeverityOverrides = Record<string, Severity | 'off'>;
 
@@ -119,6 +120,8 @@ export class TraceChecker {
   private wrapped = false;
   /** A line reader read some line (see FileResult.alone). */
   private linesRead = false;
+  /** The lines are a log that frames JSON messages in text (parse/log-lines.ts). */
+  private framedLog = false;
   /** Sessions the shape reader read: checked at the end if no adapter claimed anything in the file. */
   private readonly held: Session[] = [];
   private readonly claimed = new Map<string, { units: number; calls: number }>();
@@ -243,8 +246,17 @@ export class TraceChecker {
       this.addLine(payload, base + skip);
       return;
     }
+    if (first !== 123 && first !== 91 && LOG_LINE.test(text)) {
+      // a log that frames JSON messages in lines of text (parse/log-lines.ts): the message logged is the unit
+      this.framedLog = true;
+      const m = loggedMessage(text);
+      if (m) this.addLine(text.slice(m.start, m.end), base + m.start);
+      return;
+    }
     const parsed = parseUnit(text, base);
     if (!parsed.ok) {
+      // in a framed log, a line that is not JSON is the log's own text (a server's stderr, a message's next lines)
+      if (this.framedLog) return;
       this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
       return;
     }
@@ -260,12 +272,14 @@ export class TraceChecker {
   /** A text (without its BOM) read the way parse/reader `readingOf` decided: its lines, or the document parsed there. */
   addReading(text: string, reading: TextReading): void {
     if (reading.shape === 'lines') {
-      for (const line of lines(text)) this.addLine(line.text, line.base);
+      for (const line of reading.units ?? lines(text)) this.addLine(line.text, line.base);
       return;
     }
     const parsed = reading.unit;
     if (parsed.ok) this.guard(parsed.doc, () => this.readDocument(parsed.doc));
     else if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
+    // a YAML text cut short: what came before its first error was read, the rest is a parse error
+    if (reading.cut) this.addParseError(reading.cut.span.start, reading.cut.span.end, reading.cut.message);
   }
 
   /**
@@ -585,7 +599,7 @@ export class TraceChecker {
 export function lineStandsAlone(text: string): boolean {
   if (text.trim() === '') return true;
   const first = text.charCodeAt(0);
-  if (first !== 123 && first !== 91 && SSE_LINE.test(text)) return false;
+  if (first !== 123 && first !== 91 && (SSE_LINE.test(text) || LOG_LINE.test(text))) return false;
   let value: unknown;
   try {
     value = JSON.parse(text);

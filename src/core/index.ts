@@ -12,6 +12,8 @@ export type { Profile } from './contracts/compile';
 export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
 export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
+export { LOG_LINE } from './parse/log-lines';
+export { looksLikeCassette, YAML_NAME } from './parse/yaml';
 export { spanOf } from './parse/doc';
 export { argSummary, callMarks, CallMarks, markAt, MAX_MARKS, type CallMark } from './marks';
 // A large document cut into parts on one thread and read on others (src/cli/document-parts.ts).

@@ -11,8 +11,10 @@ import {
   IN_PLACE_LIMIT,
   LineIndependentTrace,
   lineStandsAlone,
+  looksLikeCassette,
   readsAsLines,
   growingTrace,
+  YAML_NAME,
   yieldToLoop,
   type CheckHost,
   type CheckOptions,
@@ -164,7 +166,7 @@ export class TraceDiagnostics implements vscode.Disposable {
   /** Whether a document could be a trace worth reading (the core decides whether it is one). */
   isCandidate(doc: vscode.TextDocument): boolean {
     if (SKIP_SCHEMES.has(doc.uri.scheme)) return false;
-    if (!JSON_LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path) && !this.isTextTrace(doc)) return false;
+    if (!JSON_LANGUAGES.has(doc.languageId) && !/\.jsonl?$/i.test(doc.uri.path) && !this.isTextTrace(doc) && !this.isYamlCassette(doc)) return false;
     if (/\.fixture\.json$/i.test(doc.uri.path)) return false; // a frozen fixture (its Test Explorer test judges it)
     if (!readSettings(doc.uri).enable) return false;
     return !this.contracts.isContract(doc);
@@ -174,6 +176,13 @@ export class TraceDiagnostics implements vscode.Disposable {
   private isTextTrace(doc: vscode.TextDocument): boolean {
     if (!TEXT_LANGUAGES.has(doc.languageId) || TEXT_SKIP_SCHEMES.has(doc.uri.scheme)) return false;
     return startsLikeJson(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
+  }
+
+  /** A YAML file (`.yaml`/`.yml`) whose head is a recorded HTTP cassette's (VCR.py, Ruby VCR, go-vcr); other YAML
+   *  (CI configs, compose files) is never a candidate. */
+  private isYamlCassette(doc: vscode.TextDocument): boolean {
+    if (!YAML_NAME.test(doc.uri.path) || TEXT_SKIP_SCHEMES.has(doc.uri.scheme)) return false;
+    return looksLikeCassette(doc.getText(new vscode.Range(new vscode.Position(0, 0), doc.positionAt(SNIFF_CHARS))));
   }
 
   state(uri: vscode.Uri): TraceState | undefined {

@@ -1,9 +1,9 @@
 // Which open documents are worth reading, and whether one that no reader read still looks like a trace. Pure (no
 // `vscode` import), so the unit tests run it as it is. Documents of the JSON languages always go to the core; a
 // plain-text document (`.txt`, `.log`, `.chunks`, `.af`, no extension) goes only when its first bytes start like
-// JSON, JSONL or a recorded SSE stream. Whether it is JSONL or one document is then the core's call (textShape).
+// JSON, JSONL, a recorded SSE stream or a log of JSON messages (core parse/log-lines.ts). Whether it is JSONL or one document is then the core's call (textShape).
 import { parse } from 'jsonc-parser';
-import { isPlainObject, textShape } from '../core';
+import { isPlainObject, LOG_LINE, textShape } from '../core';
 
 /** Languages whose documents are always given to the core (it decides whether they are traces). */
 export const JSON_LANGUAGES: ReadonlySet<string> = new Set(['json', 'jsonc', 'jsonl']);
@@ -41,6 +41,8 @@ export function startsLikeJson(head: string): boolean {
     if (t.startsWith('{')) return next === '"' || next === '}' || next === '';
     return next === '{' || next === '[' || next === '';
   }
+  // a log that frames JSON messages in lines of text (Claude Desktop's MCP logs): the core reads the messages
+  if (LOG_LINE.test(t)) return true;
   return SSE_FIELD.test(t) && SSE_DATA_JSON.test(t);
 }
 

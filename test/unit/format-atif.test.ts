@@ -44,9 +44,13 @@ describe('atif', () => {
     assert.ok(codes.includes('orphan-result'), 'call_9 names no call');
   });
 
-  it('claims ATIF only by its schema_version', () => {
+  it('claims ATIF by its schema_version, or (a writer without one) by ATIF\'s own step and call shape', () => {
     const claimers = (v: unknown) => ADAPTERS.filter((a) => a.document?.claims(v)).map((a) => a.id);
     assert.deepEqual(claimers(trajectory), ['atif']);
-    assert.deepEqual(claimers({ ...trajectory, schema_version: '1.4' }), []);
+    assert.deepEqual(claimers({ ...trajectory, schema_version: '1.4' }), ['atif'], 'a bare version, ATIF steps calling tools ATIF\'s way');
+    const { schema_version: _v, ...unversioned } = trajectory;
+    assert.deepEqual(claimers(unversioned), ['atif']);
+    assert.deepEqual(claimers({ ...unversioned, steps: trajectory.steps.slice(0, 2) }), [], 'no step calls a tool: nothing says ATIF');
+    assert.deepEqual(claimers({ ...unversioned, agent: 'terminus-2' }), [], 'the agent is an object with a name');
   });
 });

@@ -6,6 +6,12 @@
 // `run.result`), `error` (`run.error`, a string or `{message}`), `cancelled` and `rejected-by-user` (both errors,
 // `run.reason`); a shell's `run.result.exitCode` is its exit code. Any other status (the tool still queued or running) is no result yet. `info` messages (summaries,
 // notices) are not the conversation.
+// As lines: `amp -x --stream-json` (and the SDKs over it) prints Claude Code's stream-json layout with Amp's thread
+// id as `session_id`: `{type: "system", subtype: "init", session_id: "T-…", tools}`, then `{type: "assistant" |
+// "user", message, parent_tool_use_id, session_id}` lines whose messages are Anthropic messages (calls `tool_use
+// {id, name, input}`, results `tool_result {tool_use_id, content, is_error}`), and a closing `{type: "result",
+// is_error}`. Amp's tools are its own (`Bash {cmd}`, `edit_file`), so these lines are not Claude Code's; a
+// sub-agent's messages (`parent_tool_use_id` set) are a session of their own.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import { readAnthropicMessage } from './anthropic';
@@ -52,6 +58,22 @@ function readThread(b: SessionBuilder, doc: Doc, v: Obj & { messages: unknown[] 
   });
 }
 
+// ---- `--stream-json` lines ----------------------------------------------------------------------------------
+
+const THREAD_ID = /^T-[0-9a-z-]{3,}$/i;
+
+/** A stream line that carries a message: `{type: "assistant" | "user", message: {content}}`. */
+function isStreamMessage(v: unknown): v is Obj & { message: Obj } {
+  return isPlainObject(v) && (v.type === 'assistant' || v.type === 'user') && isPlainObject(v.message)
+    && (typeof v.message.content === 'string' || Array.isArray(v.message.content));
+}
+
+/** A line of Amp's stream beyond doubt: its envelope names an Amp thread. */
+function isStreamLine(v: unknown): boolean {
+  if (!isPlainObject(v) || !THREAD_ID.test(str(v.session_id) ?? '')) return false;
+  return isStreamMessage(v) || (v.type === 'system' && v.subtype === 'init') || v.type === 'result';
+}
+
 export const amp: FormatAdapter = {
   id: 'amp',
   document: {
@@ -59,6 +81,30 @@ export const amp: FormatAdapter = {
     read(doc, emit) {
       const v = doc.value as Obj & { messages: unknown[] };
       singleSession((b) => readThread(b, doc, v), emit, str(v.id));
+    },
+  },
+  lines: {
+    claims: isStreamLine,
+    // some builds leave `session_id` off the message lines
+    accepts: isStreamMessage,
+    open(sink) {
+      let thread: string | undefined;
+      const builder = (line: Obj): SessionBuilder => {
+        thread ??= str(line.session_id);
+        const parent = str(line.parent_tool_use_id);
+        const key = parent === undefined ? '' : `#task:${parent}`;
+        const b = sink.sessionFor(key);
+        if (thread !== undefined) b.session.id = `${thread}${key}`;
+        return b;
+      };
+      return {
+        read(doc) {
+          const line = doc.value;
+          if (!isPlainObject(line)) return;
+          if (isStreamMessage(line)) readAnthropicMessage(builder(line), doc, ['message'], line.message);
+          else if (line.type === 'system') builder(line);
+        },
+      };
     },
   },
 };

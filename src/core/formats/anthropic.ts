@@ -6,7 +6,8 @@
 // `*_error` (`web_fetch_tool_result_error`, `code_execution_tool_result_error`, ...): an honest failure; any other
 // content is the server's success (a code execution's `return_code` is its exit code). Definitions: `tools[]`
 // with `input_schema`; server tools declared by type (`web_search_20250305`, `code_execution_20250825`, ...) by
-// the names their calls get; tools of the request's `mcp_servers`, by the calls made to them.
+// the names their calls get; tools of the request's `mcp_servers`, by the calls made to them. A record of a
+// request and its response (`{request, response}`, exchange.ts) is one conversation.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -14,6 +15,7 @@ import { isPlainObject, type Obj } from '../objects';
 import type { TransportSignals } from '../model';
 import { childPath, type Doc, type JsonPath } from '../parse/doc';
 import { isClineHistory } from './cline-shape';
+import { exchangeParts, isExchange } from './exchange';
 
 function isBlockList(v: unknown): v is unknown[] {
   return Array.isArray(v);
@@ -158,11 +160,30 @@ function messagesOf(v: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/** A request body: `messages` that are all Anthropic messages. */
+function isRequest(v: unknown): boolean {
+  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isAnthropicMessage) && !isClineHistory(v);
+}
+
+/** A response, or a request or transcript. */
+function readAnthropicDocument(b: SessionBuilder, doc: Doc): void {
+  const v = doc.value;
+  if (isResponse(v)) {
+    readAnthropicMessage(b, doc, [], v);
+    return;
+  }
+  if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
+  const inRequest = isPlainObject(v);
+  const list = messagesOf(v) ?? [];
+  list.forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
+  if (inRequest) declareMcpTools(b, doc, list, ['mcp_servers'], v.mcp_servers);
+}
+
 export const anthropic: FormatAdapter = {
   id: 'anthropic',
   document: {
     claims(v) {
-      if (isResponse(v)) return true;
+      if (isResponse(v) || isExchange(v, isRequest, isResponse)) return true;
       const list = messagesOf(v);
       if (!list || list.length === 0 || !list.every(isAnthropicMessage) || isClineHistory(v)) return false;
       const tools = isPlainObject(v) ? v.tools : undefined;
@@ -170,17 +191,8 @@ export const anthropic: FormatAdapter = {
       return declaresAnthropicTools || list.some((m) => hasToolBlocks(m.content));
     },
     read(doc, emit) {
-      const v = doc.value;
       singleSession((b) => {
-        if (isResponse(v)) {
-          readAnthropicMessage(b, doc, [], v);
-          return;
-        }
-        if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);
-        const inRequest = isPlainObject(v);
-        const list = messagesOf(v) ?? [];
-        list.forEach((m, i) => readAnthropicMessage(b, doc, inRequest ? ['messages', i] : [i], m as Obj));
-        if (inRequest) declareMcpTools(b, doc, list, ['mcp_servers'], v.mcp_servers);
+        for (const part of exchangeParts(doc, isRequest, isResponse)) readAnthropicDocument(b, part);
       }, emit);
     },
   },

@@ -17,7 +17,8 @@
 //   (`anthropic_version` bodies, Messages responses) are read by the Anthropic reader's helpers.
 // - a batch inference record (the output JSONL of a Bedrock batch job, one record per line): `{recordId, modelInput,
 //   modelOutput}` (or `error` instead of the output), the request and its answer in any of the shapes above: one
-//   conversation, so the tools the input declares apply to the calls of the output.
+//   conversation, so the tools the input declares apply to the calls of the output; so is a record
+//   `{request, response}` of a Converse request and its response (exchange.ts).
 // - a bare list of Converse messages (Strands Agents' `agent.messages`), read as a request's messages.
 // A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
 import type { FormatAdapter } from './adapter';
@@ -28,6 +29,7 @@ import { lonePayload } from './lone-block';
 import { isNockRecording, nockExchanges } from './nock';
 import { mergeEchoes, type RecordedPart } from './recording';
 import { EventStream } from './stream';
+import { exchangeParts, isExchange } from './exchange';
 import type { Session } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
@@ -282,6 +284,19 @@ function batchRecord(doc: Doc, v: Obj): Session {
   ]);
 }
 
+/** A Converse request and its response in one record (exchange.ts). */
+function isConverseExchange(v: unknown): boolean {
+  return isExchange(v, isRequest, isResponse);
+}
+
+function exchangeRecord(doc: Doc): Session {
+  const [request, response] = exchangeParts(doc, isRequest, isResponse);
+  return conversation([
+    { part: { doc: request, path: [], value: request.value }, response: false },
+    { part: { doc: response, path: [], value: response.value }, response: true },
+  ]);
+}
+
 function recording(doc: Doc): Session {
   return conversation(nockExchanges(doc).flatMap((x) => [{ part: x.request, response: false }, { part: x.response, response: true }]));
 }
@@ -290,12 +305,14 @@ export const bedrock: FormatAdapter = {
   id: 'bedrock-converse',
   document: {
     claims(v) {
-      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v) || isMessageList(v);
+      return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v) || isMessageList(v)
+        || isConverseExchange(v);
     },
     read(doc, emit) {
       const v = doc.value;
       if (isNockRecording(v)) return emit(recording(doc));
       if (isBatchRecord(v)) return emit(batchRecord(doc, v));
+      if (isConverseExchange(v)) return emit(exchangeRecord(doc));
       singleSession((b) => {
         if (isRequest(v)) readRequest(b, doc, [], v);
         else if (isResponse(v)) readMessage(b, doc, ['output', 'message'], v.output.message);

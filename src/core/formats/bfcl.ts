@@ -5,18 +5,26 @@
 // lists acceptable values, not calls a model made: it is recognised and nothing in it is checked.
 // Result files (`result/<model>/BFCL_*_result.json`, JSONL too) hold the calls a model made: lines
 // `{id, result, input_token_count, output_token_count, latency}`, one session each. A function-calling model's
-// `result` is a list of `{function_name: arguments}` (arguments a JSON string, or an object); a prompting model's
+// `result` is a list of `{function_name: arguments}` (arguments a JSON string, or an object; early files: `{name,
+// arguments}`, alone or in a list, on lines numbered `idx`); a prompting model's
 // is its text, calls in Python syntax (`[f(a=1), g(b="x")]`, read by `python-calls.ts`); a multi-turn entry nests
 // those per turn and per step (each step a turn of its own here). Text that is not a call list (a refusal, an
 // inference error) holds no call. Nothing executed them: there are no results, and the definitions are in the
 // question file, so a result file is checked against the workspace's contracts.
+// Score files (`score/<model>/BFCL_*_score.json`, JSONL) open with a summary line `{accuracy, correct_count,
+// total_count}` and then hold one line per failed entry `{id, valid: false, error, error_type, prompt: {question,
+// function}, model_result_raw (older: model_result), model_result_decoded, possible_answer}`: a session of the
+// calls the model wrote (the raw answer, read as a result file's; the decoded copy is BFCL's parse of it) checked
+// against the question's own definitions. A multi-turn question holds none (its tools come from the classes it
+// names) but those it held back for a later turn (`missed_function`): a partial list, not read, or every other
+// tool would look unknown.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { pythonCalls } from './python-calls';
 import { PYTHON_TYPES } from './python-types';
-import { isPlainObject, str, type Obj } from './util';
+import { isPlainObject, keyText, str, type Obj } from './util';
 
 /** A BFCL parameter schema as JSON Schema (a copy; the source is untouched). */
 export function bfclSchema(s: unknown): unknown {
@@ -47,10 +55,37 @@ function isAnswerKey(v: unknown): v is Obj {
 /** BFCL's test categories, the start of every entry id (`simple_python_0`, `live_parallel_3-0-3`, `multi_turn_base_7`). */
 const BFCL_ID = /^(?:simple|multiple|parallel|irrelevance|live_|multi_turn_|java|javascript|exec|rest|sql|chatable|memory|web_search|format_sensitivity)[\w-]*_\d+(?:-\d+)*$/;
 
-function isResultEntry(v: unknown): v is Obj & { id: string } {
-  if (!isPlainObject(v) || typeof v.id !== 'string' || !('result' in v) || 'question' in v || 'ground_truth' in v || 'jsonrpc' in v) return false;
-  // an id of BFCL's categories, or the token counts its result writer adds (a bare `latency` is any API log's)
-  return BFCL_ID.test(v.id) || ('input_token_count' in v && 'output_token_count' in v);
+function isResultEntry(v: unknown): v is Obj {
+  if (!isPlainObject(v) || !('result' in v) || 'question' in v || 'ground_truth' in v || 'jsonrpc' in v) return false;
+  const counted = 'input_token_count' in v && 'output_token_count' in v;
+  // an id of BFCL's categories, or the token counts its result writer adds (a bare `latency` is any API log's);
+  // early result files numbered their lines (`idx`) instead
+  if (typeof v.id === 'string') return BFCL_ID.test(v.id) || counted;
+  return v.id === undefined && typeof v.idx === 'number' && counted;
+}
+
+/** An early function-calling answer's call: `{name, arguments}` (not a `{name: arguments}` map). */
+function isNamedCall(item: Obj): item is Obj & { name: string } {
+  return typeof item.name === 'string' && 'arguments' in item && Object.keys(item).every((k) => k === 'name' || k === 'arguments' || k === 'id' || k === 'type');
+}
+
+/** A score file's failed entry: the model's answer beside the question it answered. */
+function isScoreEntry(v: unknown): v is Obj & { id: string } {
+  return isPlainObject(v) && typeof v.id === 'string' && typeof v.valid === 'boolean' && isPlainObject(v.prompt)
+    && ('model_result_raw' in v || 'model_result' in v || 'model_result_decoded' in v);
+}
+
+/** A score file's first line. */
+function isScoreSummary(v: unknown): boolean {
+  return isPlainObject(v) && typeof v.accuracy === 'number' && typeof v.correct_count === 'number' && typeof v.total_count === 'number'
+    && Object.keys(v).length <= 6;
+}
+
+function readDefinitions(b: SessionBuilder, doc: Doc, path: JsonPath, fns: unknown): void {
+  if (!Array.isArray(fns)) return;
+  fns.forEach((f, i) => {
+    if (isPlainObject(f) && typeof f.name === 'string' && 'parameters' in f) b.tool(f.name, bfclSchema(f.parameters), { doc, path: [...path, i] });
+  });
 }
 
 /** One step's answer: `{name: args}` objects (function calling) or Python-syntax text (prompting). */
@@ -63,13 +98,21 @@ function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: unknown): v
     for (const c of calls) b.call({ name: c.name, at: { doc, path }, namePath: [], argsPath: [], args: c.argsJson, expect: 'any', assembled: true }, turn);
     return;
   }
-  if (!Array.isArray(step)) return;
+  // an early answer holds one call as an object of its own (any other object is not an answer)
+  const items = isPlainObject(step) ? (isNamedCall(step) ? [step] : undefined) : Array.isArray(step) ? step : undefined;
+  if (!items) return;
   let turn: number | undefined;
-  step.forEach((item, i) => {
+  items.forEach((item, i) => {
     if (!isPlainObject(item)) return;
+    const at = items === step ? [...path, i] : path;
+    if (isNamedCall(item)) {
+      turn ??= b.newTurn();
+      b.call({ name: item.name, at: { doc, path: at }, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect: 'any' }, turn);
+      return;
+    }
     for (const [name, args] of Object.entries(item)) {
       turn ??= b.newTurn();
-      b.call({ name, at: { doc, path: [...path, i] }, namePath: [], argsPath: [name], args, expect: 'any' }, turn);
+      b.call({ name, at: { doc, path: at }, namePath: [], argsPath: [name], args, expect: 'any' }, turn);
     }
   });
 }
@@ -87,20 +130,25 @@ export const bfcl: FormatAdapter = {
   id: 'bfcl',
   document: {
     claims(v) {
-      return isQuestion(v) || isAnswerKey(v) || isResultEntry(v);
+      return isQuestion(v) || isAnswerKey(v) || isResultEntry(v) || isScoreEntry(v) || isScoreSummary(v);
     },
     read(doc, emit) {
       const v = doc.value;
+      if (isScoreEntry(v)) {
+        const prompt = v.prompt as Obj;
+        const key = 'model_result_raw' in v ? 'model_result_raw' : 'model_result' in v ? 'model_result' : 'model_result_decoded';
+        singleSession((b) => {
+          readDefinitions(b, doc, ['prompt', 'function'], prompt.function);
+          readAnswer(b, doc, [key], v[key]);
+        }, emit, v.id);
+        return;
+      }
       if (isResultEntry(v)) {
-        singleSession((b) => readAnswer(b, doc, ['result'], v.result), emit, v.id);
+        singleSession((b) => readAnswer(b, doc, ['result'], v.result), emit, str(v.id) ?? `idx ${keyText(v.idx)}`);
         return;
       }
       if (!isQuestion(v)) return;
-      singleSession((b) => {
-        v.function.forEach((f, i) => {
-          if (isPlainObject(f) && typeof f.name === 'string' && 'parameters' in f) b.tool(f.name, bfclSchema(f.parameters), { doc, path: ['function', i] });
-        });
-      }, emit, str(v.id));
+      singleSession((b) => readDefinitions(b, doc, ['function'], v.function), emit, str(v.id));
     },
   },
 };

@@ -12,10 +12,14 @@
 // latest unanswered call. `progress` records (hooks, a subagent's `agent_progress` copies of the lines its own
 // transcript holds) are no calls. A line whose `uuid` was already read in its session is a replayed copy and is
 // skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of many
-// sessions). Also read: `{loglines: [...]}` exports.
+// sessions). Also read: `{loglines: [...]}` exports, and claude.ai / Claude Desktop data exports
+// (`conversations.json`: an array of conversations, or one conversation `{uuid, name, chat_messages: [...]}`), one
+// session per conversation, whose messages `{uuid, sender: human | assistant, text, content: [...]}` hold Anthropic
+// content blocks: the tools the app ran (web_search, web_fetch, MCP integrations) are `tool_use` blocks answered
+// by a `tool_result` in the same message (`tool_use_id`, `is_error`).
 import type { FormatAdapter, SliceTies } from './adapter';
 import { blockText, readAnthropicMessage } from './anthropic';
-import type { SessionBuilder } from './builder';
+import { SessionBuilder } from './builder';
 import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { IdTable } from '../id-table';
@@ -45,6 +49,30 @@ export function isClaudeCodeLine(v: unknown): v is Obj {
 
 function isLoglines(v: unknown): v is { loglines: unknown[] } {
   return isPlainObject(v) && Array.isArray(v.loglines) && v.loglines.some((l) => isPlainObject(l) && isMessageLine(l));
+}
+
+const SENDERS = new Set(['human', 'assistant']);
+
+/** A claude.ai conversation: its `chat_messages` are sender-tagged messages of content blocks. */
+function isChatConversation(v: unknown): v is Obj & { chat_messages: unknown[] } {
+  return isPlainObject(v) && Array.isArray(v.chat_messages) && v.chat_messages.length > 0
+    && v.chat_messages.every((m) => isPlainObject(m) && typeof m.sender === 'string' && SENDERS.has(m.sender) && (Array.isArray(m.content) || typeof m.text === 'string'));
+}
+
+/** A claude.ai data export: one conversation, or the array of them `conversations.json` holds. */
+function isChatExport(v: unknown): boolean {
+  return isChatConversation(v) || (Array.isArray(v) && v.length > 0 && v.every((c) => isPlainObject(c) && Array.isArray(c.chat_messages)) && v.some(isChatConversation));
+}
+
+function readChatConversation(doc: Doc, path: JsonPath, conv: Obj, emit: Parameters<NonNullable<FormatAdapter['document']>['read']>[1]): void {
+  const b = new SessionBuilder(str(conv.uuid));
+  (conv.chat_messages as unknown[]).forEach((m, i) => {
+    if (!isPlainObject(m)) return;
+    const role = m.sender === 'human' ? 'user' : 'assistant';
+    // a message without blocks (older exports) has its `text` only: words, no tool traffic
+    readAnthropicMessage(b, doc, [...path, 'chat_messages', i], { role, content: Array.isArray(m.content) ? m.content : m.text });
+  });
+  emit(b.session);
 }
 
 /** The latest call of a session that no result answers yet. Calls and results a segment check let go (emptied
@@ -201,8 +229,14 @@ export const claudeCode: FormatAdapter = {
   id: 'claude-code',
   packs: ['claude-code'],
   document: {
-    claims: isLoglines,
+    claims: (v) => isLoglines(v) || isChatExport(v),
     read(doc, emit) {
+      const v = doc.value;
+      if (isChatExport(v)) {
+        if (Array.isArray(v)) v.forEach((c, i) => isChatConversation(c) && readChatConversation(doc, [i], c, emit));
+        else readChatConversation(doc, [], v as Obj, emit);
+        return;
+      }
       const sessions = new SessionSet();
       const reader = new ClaudeCodeReader((key) => sessions.get(key));
       (doc.value as { loglines: unknown[] }).loglines.forEach((l, i) => {
@@ -214,6 +248,8 @@ export const claudeCode: FormatAdapter = {
   lines: {
     segments: true,
     claims: isClaudeCodeLine,
+    // a message line with no envelope left (captures trimmed by hand) continues the log it sits in
+    accepts: (v) => isPlainObject(v) && isMessageLine(v),
     open(sink) {
       const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key), sink.ties);
       return { read: (doc) => reader.read(doc, [], doc.value as Obj) };

@@ -15,15 +15,31 @@
 // and an optional `git` — then `{record_type: "state"}` markers and bare Responses items. The header makes the
 // file a Codex rollout, and the items after it are then its own (LineFormat.keeps), though alone they would be
 // any tool's Responses items.
+// The TypeScript CLI (spring 2025) saved each session whole, `~/.codex/sessions/rollout-<date>-<id>.json`:
+// `{session: {timestamp, id, instructions?}, items: [...]}`, the same Responses items (its `shell` output
+// `{output, metadata: {exit_code}}`); read like the items of a rollout.
 // `codex exec --json` (and the Codex SDKs, which read it) prints thread events instead, one per line: `thread.started
 // {thread_id}`, `turn.started` / `turn.completed` / `turn.failed`, and `item.started` / `item.updated` /
 // `item.completed {item: {id, type, ...}}`. An item is one thing the agent did, sent again as it changes: its first
 // copy is the call, its `item.completed` copy the outcome. Calls: `command_execution {command, aggregated_output,
 // exit_code, status}` (a command line: free-form text), `mcp_tool_call {server, tool, arguments, result, error,
-// status}` (named `mcp__<server>__<tool>`, as the rollouts name MCP tools), `file_change {changes, status}` (only
+// status}` (named `mcp__<server>__<tool>`, as the rollouts name MCP tools), `file_change {changes, status}` (its
+// arguments `{changes}`, only
 // ever sent completed) and `web_search {query, action}`. `status` `failed` (or a command `declined` by the user) is
 // an honest failure, a command's `exit_code` its exit code.
-import type { FormatAdapter } from './adapter';
+// The app-server (`codex app-server`, the protocol the IDE extension speaks) sends the same items as JSON-RPC
+// notifications `{method: "item/started" | "item/completed", params: {threadId, turnId, item}}`, spelled in
+// camelCase (`commandExecution {command, aggregatedOutput, exitCode, status}`, `mcpToolCall`, `fileChange`,
+// `webSearch`; status `inProgress` / `completed` / `failed` / `declined`); `codex mcp-server` sends the core events
+// below as `codex/event` notifications `{params: {id, msg}}`.
+// Before those thread events (codex-rs up to about 0.40), `codex exec --json` printed the protocol's own events,
+// one `{id, msg: {type, ...}}` per line (`id` is the submission the event answers), after a config summary line
+// (`{model, workdir, sandbox, approval, ...}`) and a `{prompt}` echo. The calls are the begin/end event pairs of a
+// `call_id`: `exec_command_begin {command (argv), cwd}` / `exec_command_end {stdout, stderr, aggregated_output,
+// exit_code}`, `mcp_tool_call_begin {invocation: {server, tool, arguments}}` / `mcp_tool_call_end {result: {Ok:
+// CallToolResult} | {Err: text}}`, `patch_apply_begin {changes: {<path>: {add|delete|update}}}` / `patch_apply_end
+// {stdout, stderr, success}`, and `web_search_end {query}`. They are named like the thread events' items.
+import { singleSession, type FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import { ItemLifecycle } from './item-lifecycle';
 import { HOSTED_CALLS, isResponsesItem, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
@@ -51,6 +67,12 @@ function isLegacyHeader(v: unknown): boolean {
 /** A line of a pre-envelope rollout after its header: a state marker, or a bare Responses item. */
 function isLegacyLine(v: unknown): boolean {
   return isPlainObject(v) && !('payload' in v) && (typeof v.record_type === 'string' || isResponsesItem(v));
+}
+
+/** A TypeScript CLI session file: its `session` header and the Responses items. */
+function isSessionFile(v: unknown): v is Obj & { session: Obj; items: unknown[] } {
+  return isPlainObject(v) && isPlainObject(v.session) && typeof v.session.id === 'string' && typeof v.session.timestamp === 'string'
+    && Array.isArray(v.items) && v.items.some(isResponsesItem);
 }
 
 /** A sanitiser's stand-in for text that was removed. */
@@ -100,6 +122,54 @@ function isExecEvent(v: unknown): v is Obj {
     && (EXEC_CALL_ITEMS.has(item.type) || item.type === 'agent_message' || item.type === 'reasoning');
 }
 
+/** Protocol event types only Codex sends: a line `{id, msg}` of one of these is a legacy exec stream's. */
+const LEGACY_EVENTS = new Set(['session_configured', 'task_started', 'task_complete', 'exec_command_begin', 'exec_command_end',
+  'mcp_tool_call_begin', 'mcp_tool_call_end', 'patch_apply_begin', 'patch_apply_end', 'web_search_begin', 'web_search_end',
+  'agent_reasoning', 'agent_reasoning_delta', 'agent_message_delta', 'token_count', 'exec_approval_request', 'turn_diff']);
+
+/** An argv as one shell command line (arguments with shell metacharacters single-quoted); a string stays as is. */
+function commandLine(argv: unknown): unknown {
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return argv;
+  return argv.map((a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** The other events a legacy exec stream prints: they say nothing alone. */
+const LEGACY_QUIET = new Set(['agent_message', 'error', 'stream_error', 'background_event', 'plan_update', 'turn_aborted', 'user_message',
+  'exec_command_output_delta', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'shutdown_complete', 'mcp_list_tools_response']);
+
+/** A legacy `codex exec --json` event, `{id, msg: {type}}` (nothing else on the line). */
+function isLegacyEvent(v: unknown): v is Obj & { msg: Obj & { type: string } } {
+  if (!isPlainObject(v) || !isPlainObject(v.msg) || typeof v.msg.type !== 'string' || typeof v.id !== 'string') return false;
+  for (const k in v) if (k !== 'id' && k !== 'msg') return false;
+  return true;
+}
+
+/** The two lines a legacy exec stream opens with: its config summary and the prompt echo. */
+function isLegacyPreamble(v: unknown): boolean {
+  if (!isPlainObject(v) || 'type' in v) return false;
+  const keys = Object.keys(v);
+  return (keys.length === 1 && typeof v.prompt === 'string') || (typeof v.model === 'string' && typeof v.workdir === 'string');
+}
+
+/** An app-server (or `codex mcp-server`) notification: `{method, params}`, no request id. */
+function notificationOf(v: unknown): { method: string; params: Obj } | undefined {
+  if (!isPlainObject(v) || typeof v.method !== 'string' || !isPlainObject(v.params) || 'id' in v) return undefined;
+  return { method: v.method, params: v.params };
+}
+
+const APP_ITEM_METHODS = new Set(['item/started', 'item/updated', 'item/completed']);
+const APP_SCOPES = /^(thread|turn|item|codex)\//;
+
+/** A Codex server notification beyond doubt: a core event of a known type, or a thread's call item. */
+function isAppEvent(v: unknown): boolean {
+  const n = notificationOf(v);
+  if (!n) return false;
+  const { msg, item } = n.params;
+  if (n.method === 'codex/event') return isPlainObject(msg) && LEGACY_EVENTS.has(msg.type as string);
+  return APP_ITEM_METHODS.has(n.method) && typeof n.params.threadId === 'string' && isPlainObject(item) && typeof item.id === 'string'
+    && APP_ITEMS.has(item.type as string);
+}
+
 const EXEC_LINES = new Set(['turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed', 'item.plan.delta']);
 
 /** The lines of an exec stream that prove nothing alone (turn boundaries, other items, errors). */
@@ -107,20 +177,28 @@ function isExecLine(v: unknown): boolean {
   return isPlainObject(v) && typeof v.type === 'string' && (EXEC_LINES.has(v.type) || (v.type === 'error' && typeof v.message === 'string'));
 }
 
-/** What a finished exec item says of how its call went. */
-function execOutcome(item: Obj): { payloadKey?: string; transport: TransportSignals } {
+/** The field names of an exec item: the exec stream's (snake_case), or the app-server's (camelCase). */
+interface ItemKeys { output: string; exitCode: string }
+const EXEC_KEYS: ItemKeys = { output: 'aggregated_output', exitCode: 'exit_code' };
+const APP_KEYS: ItemKeys = { output: 'aggregatedOutput', exitCode: 'exitCode' };
+
+/** The app-server's (protocol v2) item types, by the exec stream's name for the same item. */
+const APP_ITEMS = new Map([['commandExecution', 'command_execution'], ['mcpToolCall', 'mcp_tool_call'], ['fileChange', 'file_change'], ['webSearch', 'web_search']]);
+
+/** What a finished exec item (of kind `kind`, the exec stream's type name) says of how its call went. */
+function execOutcome(item: Obj, kind: string, keys: ItemKeys): { payloadKey?: string; transport: TransportSignals } {
   const failed = item.status === 'failed' || item.status === 'declined';
-  switch (item.type) {
+  switch (kind) {
     case 'command_execution': {
-      const code = num(item.exit_code);
-      return { payloadKey: 'aggregated_output', transport: { ...(code === undefined ? {} : { exitCode: code }), ...(failed ? { isError: true } : {}) } };
+      const code = num(item[keys.exitCode]);
+      return { payloadKey: keys.output, transport: { ...(code === undefined ? {} : { exitCode: code }), ...(failed ? { isError: true } : {}) } };
     }
     case 'mcp_tool_call': {
       const error = item.error !== undefined && item.error !== null;
       return { payloadKey: error ? 'error' : 'result', transport: { isError: failed || error } };
     }
     case 'file_change':
-      return { payloadKey: 'changes', transport: statusSignal(item.status, true) };
+      return { payloadKey: 'changes', transport: failed ? { isError: true } : statusSignal(item.status, true) };
     default:
       // a search completes when its results reached the agent
       return { transport: { isError: false } };
@@ -148,6 +226,15 @@ class CodexReader {
       if (line.record_type === undefined) this.item(doc, line, []);
       return;
     }
+    if (isLegacyEvent(line)) {
+      this.legacyEvent(doc, line.msg);
+      return;
+    }
+    const n = notificationOf(line);
+    if (n && APP_SCOPES.test(n.method)) {
+      this.appNotification(doc, n.method, n.params);
+      return;
+    }
     if (!isEnvelope(line)) {
       this.execEvent(doc, line);
       return;
@@ -172,19 +259,44 @@ class CodexReader {
       if (e.type === 'turn.started' || (isPlainObject(item) && item.type === 'agent_message')) b.breakTurn();
       return;
     }
-    const id = item.id;
-    if (this.execItems.isCall(id)) this.execCall(doc, item);
-    if (e.type !== 'item.completed' || !this.execItems.isOutcome(id)) return;
-    const { payloadKey, transport } = execOutcome(item);
-    b.result({ at: { doc, path: ['item'] }, callId: id, payload: payloadKey === undefined ? undefined : item[payloadKey],
-      payloadPath: payloadKey === undefined ? undefined : [payloadKey], transport });
-    b.breakTurn();
+    this.execItem(doc, item, item.type as string, ['item'], EXEC_KEYS, e.type === 'item.completed');
   }
 
-  private execCall(doc: Doc, item: Obj): void {
-    const at = { doc, path: ['item'] };
+  /** An app-server notification: its items are the exec stream's, spelled in camelCase; its core events the legacy ones. */
+  private appNotification(doc: Doc, method: string, p: Obj): void {
+    if (method === 'codex/event') {
+      if (isPlainObject(p.msg)) this.legacyEvent(doc, p.msg, ['params', 'msg']);
+      return;
+    }
+    if (method === 'thread/started') {
+      this.b.session.id ??= isPlainObject(p.thread) ? str(p.thread.id) : str(p.threadId);
+      return;
+    }
+    this.b.session.id ??= str(p.threadId);
+    const item = p.item;
+    const kind = isPlainObject(item) ? APP_ITEMS.get(item.type as string) : undefined;
+    if (!isPlainObject(item) || typeof item.id !== 'string' || kind === undefined) {
+      if (method === 'turn/started' || (isPlainObject(item) && item.type === 'agentMessage')) this.b.breakTurn();
+      return;
+    }
+    this.execItem(doc, item, kind, ['params', 'item'], APP_KEYS, method === 'item/completed');
+  }
+
+  /** One copy of an exec item: its first copy is the call, its completed copy the outcome. */
+  private execItem(doc: Doc, item: Obj, kind: string, path: JsonPath, keys: ItemKeys, completed: boolean): void {
     const id = item.id as string;
-    switch (item.type) {
+    if (this.execItems.isCall(id)) this.execCall(doc, item, kind, path);
+    if (!completed || !this.execItems.isOutcome(id)) return;
+    const { payloadKey, transport } = execOutcome(item, kind, keys);
+    this.b.result({ at: { doc, path }, callId: id, payload: payloadKey === undefined ? undefined : item[payloadKey],
+      payloadPath: payloadKey === undefined ? undefined : [payloadKey], transport });
+    this.b.breakTurn();
+  }
+
+  private execCall(doc: Doc, item: Obj, kind: string, path: JsonPath): void {
+    const at = { doc, path };
+    const id = item.id as string;
+    switch (kind) {
       case 'command_execution':
         this.b.call({ name: 'command_execution', id, at, namePath: ['type'], argsPath: ['command'], args: item.command, expect: 'string', freeform: true });
         return;
@@ -194,7 +306,7 @@ class CodexReader {
         return;
       }
       case 'file_change':
-        this.b.call({ name: 'file_change', id, at, namePath: ['type'], argsPath: ['changes'], args: item.changes, expect: 'any' });
+        this.fileChange(at, id, item.changes);
         return;
       default: {
         // the hosted search: its action when recorded, else the query it ran
@@ -203,6 +315,74 @@ class CodexReader {
           args: action ? item.action : item.query, expect: action ? 'object' : 'string', freeform: !action });
       }
     }
+  }
+
+  /** A legacy exec stream's event: a begin event is its call, the end event of the same `call_id` the outcome. */
+  private legacyEvent(doc: Doc, m: Obj, path: JsonPath = ['msg']): void {
+    const b = this.b;
+    const id = str(m.call_id);
+    const at = { doc, path };
+    switch (m.type) {
+      case 'exec_command_begin':
+        // the argv it ran, as the command line the thread events report for the same item
+        b.call({ name: 'command_execution', id, at, namePath: ['type'], argsPath: ['command'], args: commandLine(m.command),
+          expect: 'string', freeform: true });
+        return;
+      case 'mcp_tool_call_begin':
+      case 'mcp_tool_call_end': {
+        const inv = isPlainObject(m.invocation) ? m.invocation : undefined;
+        // an end event whose begin the capture lost still names its invocation: it is the call too
+        if (inv && (m.type === 'mcp_tool_call_begin' || !this.legacyCalls.has(id ?? ''))) {
+          b.call({ name: `mcp__${str(inv.server) ?? ''}__${str(inv.tool) ?? ''}`, id, at, namePath: ['invocation', 'tool'],
+            argsPath: ['invocation', 'arguments'], args: inv.arguments ?? {}, expect: 'object' });
+        }
+        if (id !== undefined) this.legacyCalls.add(id);
+        if (m.type === 'mcp_tool_call_begin') return;
+        const r = isPlainObject(m.result) ? m.result : undefined;
+        const key = r && 'Err' in r ? 'Err' : 'Ok';
+        this.legacyResult(at, m, id, r ? ['result', key] : undefined);
+        return;
+      }
+      case 'patch_apply_begin':
+        this.fileChange(at, id, m.changes);
+        return;
+      case 'web_search_end': {
+        const call = b.call({ name: HOSTED_CALLS.get('web_search_call')!.name, id, at, namePath: ['type'], argsPath: ['query'], args: m.query,
+          expect: 'string', freeform: true });
+        b.result({ at, callIndex: call.index, transport: { isError: false } });
+        return;
+      }
+      case 'exec_command_end':
+        this.legacyResult(at, m, id, [typeof m.aggregated_output === 'string' ? 'aggregated_output' : 'stdout']);
+        return;
+      case 'patch_apply_end':
+        this.legacyResult(at, m, id, [m.success === false && typeof m.stderr === 'string' && m.stderr !== '' ? 'stderr' : 'stdout']);
+        return;
+      case 'session_configured':
+        b.session.id ??= str(m.session_id);
+        return;
+      case 'agent_message':
+      case 'task_started':
+        b.breakTurn();
+        return;
+      default:
+    }
+  }
+
+  /** A patch: its arguments are the `changes` beside it (a list of files, or the older map of them), named so that
+   *  they are an object like every call's arguments. */
+  private fileChange(at: { doc: Doc; path: JsonPath }, id: string | undefined, changes: unknown): void {
+    this.b.call({ name: 'file_change', id, at, namePath: ['type'], argsPath: [], args: { changes }, expect: 'object' });
+  }
+
+  /** The mcp call_ids a legacy stream has begun. */
+  private readonly legacyCalls = new Set<string>();
+
+  private legacyResult(at: { doc: Doc; path: JsonPath }, m: Obj, id: string | undefined, payloadPath: JsonPath | undefined): void {
+    let payload: unknown = m;
+    for (const k of payloadPath ?? []) payload = isPlainObject(payload) ? payload[k as string] : undefined;
+    this.b.result({ at, callId: id, payload: payloadPath ? payload : undefined, payloadPath, transport: eventSignals(m) ?? {} });
+    this.b.breakTurn();
   }
 
   private event(p: Obj): void {
@@ -217,6 +397,12 @@ class CodexReader {
       }
     }
     this.signals.set(callId, signals);
+  }
+
+  /** A TypeScript CLI session file, whole. */
+  readSessionFile(doc: Doc, v: Obj & { session: Obj; items: unknown[] }): void {
+    this.b.session.id ??= str(v.session.id);
+    v.items.forEach((item, i) => isPlainObject(item) && this.item(doc, item, ['items', i]));
   }
 
   private item(doc: Doc, item: Obj, path: JsonPath): void {
@@ -270,11 +456,20 @@ class CodexReader {
 export const codex: FormatAdapter = {
   id: 'codex',
   packs: ['codex'],
+  document: {
+    claims: isSessionFile,
+    read(doc, emit) {
+      singleSession((b) => new CodexReader(b).readSessionFile(doc, doc.value as Obj & { session: Obj; items: unknown[] }), emit);
+    },
+  },
   lines: {
     claims(v) {
-      return (isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload)) || isExecEvent(v) || isLegacyHeader(v);
+      return (isEnvelope(v) && RECORD_TYPES.has(v.type as string) && isPlainObject(v.payload)) || isExecEvent(v) || isLegacyHeader(v)
+        || (isLegacyEvent(v) && LEGACY_EVENTS.has(v.msg.type)) || isAppEvent(v);
     },
-    accepts: (v) => isEnvelope(v) || isExecLine(v),
+    accepts: (v) => isEnvelope(v) || isExecLine(v) || isLegacyPreamble(v)
+      || (isLegacyEvent(v) && (LEGACY_EVENTS.has(v.msg.type) || LEGACY_QUIET.has(v.msg.type)))
+      || APP_SCOPES.test(notificationOf(v)?.method ?? ''),
     keeps: isLegacyLine,
     open({ builder }) {
       const reader = new CodexReader(builder);

@@ -21,13 +21,15 @@
 //   its call again: it answers the earliest unanswered call of that name, or, when the conversation holds no such
 //   call (a request that sends the results without the turn that asked for them), its `call` is read as the call.
 //   `parameter_definitions` (Python type names: str, int, float, bool, List[...], Dict[...]) become JSON Schema.
-// Cohere's tool messages carry no error flag.
+// Cohere's tool messages carry no error flag. A record `{request, response}` whose response is Cohere's is one
+// conversation (exchange.ts), whatever the request alone would prove.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
 import { schemaType } from './python-types';
 import { EventStream } from './stream';
+import { exchangeParts, isExchange } from './exchange';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, unansweredByName, type Obj } from './util';
 
@@ -49,6 +51,11 @@ function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
     || messages.some((m) => m.role === 'tool' && Array.isArray(m.content) && m.content.some(isDocumentPart))
     || COHERE_OPTIONS.some((k) => k in v)
     || (typeof v.model === 'string' && /^(command|c4ai-)/.test(v.model) && (Array.isArray(v.tools) || messages.some((m) => m.role === 'tool')));
+}
+
+/** A request body of chat messages, Cohere's or not by itself. */
+function isMessagesBody(v: unknown): boolean {
+  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
 }
 
 /** What a tool message returned: a lone document's `data` (or a lone text), else the content as it is. */
@@ -268,11 +275,19 @@ export const cohere: FormatAdapter = {
   id: 'cohere',
   document: {
     claims(v) {
-      return isResponse(v) || isRequest(v) || isEventArray(v) || isV1Request(v) || isV1Response(v);
+      return isResponse(v) || isRequest(v) || isEventArray(v) || isV1Request(v) || isV1Response(v) || isExchange(v, isMessagesBody, isResponse);
     },
     read(doc, emit) {
-      const v = doc.value;
       singleSession((b) => {
+        const parts = exchangeParts(doc, isMessagesBody, isResponse);
+        if (parts.length > 1) {
+          // a request and its response (exchange.ts): the response proves the request Cohere's
+          const [request, response] = parts;
+          readRequest(b, request, request.value as Obj & { messages: Obj[] });
+          readChatMessage(b, response, ['message'], (response.value as Obj).message as Obj);
+          return;
+        }
+        const v = doc.value;
         if (isResponse(v)) readChatMessage(b, doc, ['message'], v.message);
         else if (isRequest(v)) readRequest(b, doc, v);
         else if (isEventArray(v)) new CohereStream(b).readEvents(doc, [], v);

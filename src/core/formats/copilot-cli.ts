@@ -5,7 +5,8 @@
 // `{toolCallId, toolName, arguments}` mirrors it (and is the call only when no request recorded it); its
 // `arguments` may carry what the runtime added, so the model's request is what is checked. The result is
 // `tool.execution_complete` `{toolCallId, success, result: {content, detailedContent, contents[]}, error: {message,
-// code}}`: `success: false` is an error signal, a `terminal` content block's `exitCode` an exit code.
+// code}}`: `success: false` is an error signal, a `terminal` content block's `exitCode` an exit code (without one,
+// the shell tool's closing `<exited with exit code N>` line).
 // Ephemeral events (streamed deltas, `assistant.tool_call_delta`) are not persisted and are skipped; an event
 // whose `id` was already read is a replayed copy. Events of a sub-agent (`agentId`, or the older
 // `data.parentToolCallId`) are a session of their own. `session.start` names the session.
@@ -16,6 +17,12 @@
 // [{value}]}`), with no error flag of its own. Newer VS Code writes the session as a log of changes instead
 // (`chatSessions/<id>.jsonl`, mutation-log.ts: its first line the session, often with no request yet, later lines
 // pushing requests and setting each one's `result`): the log is replayed and its final state read the same way.
+// A request's `response` parts also record each tool it ran (`toolInvocationSerialized` `{toolId, toolCallId,
+// isComplete, isConfirmed, toolSpecificData, resultDetails}`): where the request has no tool-call rounds (other
+// agents' requests, older or trimmed files) those parts are its calls, with the arguments only where a part kept
+// them (`rawInput`, or JSON `resultDetails.input`), and its results (a terminal's output and exit code, the
+// details' output and `isError`; a denied or skipped confirmation never ran: an error). Where rounds exist, a part
+// with the same call id adds what a round's result lacks (an exit code, an error).
 import { singleSession } from './adapter';
 import type { FormatAdapter, LineSink } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
@@ -23,7 +30,7 @@ import { isMutationEntry, MutationLog } from './mutation-log';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { lonePayload } from './lone-block';
-import { isPlainObject, num, str, type Obj } from './util';
+import { isPlainObject, jsonValue, num, str, type Obj } from './util';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
 
@@ -58,6 +65,10 @@ function isRunResult(v: unknown): boolean {
   return isPlainObject(v) && v.type === 'result' && typeof v.sessionId === 'string';
 }
 
+/** The line Copilot CLI's shell tool ends its output with: `<exited with exit code N>` (a background shell:
+ *  `<shellId: S completed with exit code N>`). */
+const EXIT_TRAILER = /<(?:exited|shellId: [^>\s]+ completed) with exit code (-?\d+)>\s*$/;
+
 function transportOf(d: Obj): TransportSignals {
   const t: TransportSignals = {};
   if (typeof d.success === 'boolean') t.isError = !d.success;
@@ -66,9 +77,13 @@ function transportOf(d: Obj): TransportSignals {
     const code = isPlainObject(c) && c.type === 'terminal' ? num(c.exitCode) : undefined;
     if (code !== undefined) {
       t.exitCode = code;
-      break;
+      return t;
     }
   }
+  // older builds keep no terminal block: the output's own last line states the exit code
+  const content = isPlainObject(d.result) ? d.result.content : undefined;
+  const trailer = typeof content === 'string' ? EXIT_TRAILER.exec(content.slice(-80)) : null;
+  if (trailer) t.exitCode = Number(trailer[1]);
   return t;
 }
 
@@ -187,7 +202,109 @@ function roundsOf(r: unknown): unknown[] | undefined {
 
 function isChatSession(v: unknown): v is Obj & { requests: Obj[] } {
   return isPlainObject(v) && Array.isArray(v.requests) && v.requests.length > 0
-    && v.requests.every((r) => isPlainObject(r) && typeof r.requestId === 'string') && v.requests.some((r) => roundsOf(r) !== undefined);
+    && v.requests.every((r) => isPlainObject(r) && typeof r.requestId === 'string')
+    && v.requests.some((r) => roundsOf(r) !== undefined || toolParts(r).length > 0);
+}
+
+// ---- a response's own record of its tools (`IChatToolInvocationSerialized`, VS Code's chatService.ts) --------
+
+/** A response part that records one tool invocation: `{kind: "toolInvocationSerialized", toolId, toolCallId,
+ *  isComplete, isConfirmed, toolSpecificData?, resultDetails?}`. */
+type ToolPart = Obj & { toolId: string };
+
+function toolParts(r: unknown): [ToolPart, number][] {
+  const response = isPlainObject(r) && Array.isArray(r.response) ? r.response : [];
+  const parts: [ToolPart, number][] = [];
+  response.forEach((p, k) => {
+    if (isPlainObject(p) && p.kind === 'toolInvocationSerialized' && typeof p.toolId === 'string') parts.push([p as ToolPart, k]);
+  });
+  return parts;
+}
+
+/** `isConfirmed`: a ConfirmedReason `{type}` (ToolConfirmKind: 0 Denied, 5 Skipped: the tool never ran), or a
+ *  boolean before VS Code 1.104. */
+function neverRan(p: ToolPart): boolean {
+  const c = p.isConfirmed;
+  return c === false || (isPlainObject(c) && (c.type === 0 || c.type === 5));
+}
+
+/** What a part says of how its tool ended: a terminal's exit code, the details' `isError`, a denial. */
+function partTransport(p: ToolPart): TransportSignals {
+  const t: TransportSignals = {};
+  const data = isPlainObject(p.toolSpecificData) ? p.toolSpecificData : undefined;
+  const code = data && isPlainObject(data.terminalCommandState) ? num(data.terminalCommandState.exitCode) : undefined;
+  if (code !== undefined) t.exitCode = code;
+  if (isPlainObject(p.resultDetails) && typeof p.resultDetails.isError === 'boolean') t.isError = p.resultDetails.isError;
+  if (neverRan(p)) t.isError = true;
+  return t;
+}
+
+/** The arguments a part kept: an extension or MCP tool's `toolSpecificData.rawInput`, else the input-output details'
+ *  `input` when it is the JSON object of the arguments (for a terminal it is the bare command line). Most built-in
+ *  tools keep none: the request's tool-call rounds hold them, when the file has them. */
+function partArgs(p: ToolPart): { path: JsonPath; args: unknown; expect: 'object' | 'string' } | undefined {
+  const data = p.toolSpecificData;
+  if (isPlainObject(data) && data.kind === 'input' && isPlainObject(data.rawInput)) return { path: ['toolSpecificData', 'rawInput'], args: data.rawInput, expect: 'object' };
+  const input = isPlainObject(p.resultDetails) ? p.resultDetails.input : undefined;
+  if (typeof input === 'string' && isPlainObject(jsonValue(input))) return { path: ['resultDetails', 'input'], args: input, expect: 'string' };
+  return undefined;
+}
+
+/** What the tool returned, as the part kept it: a terminal's output, the details' output parts (one embedded text
+ *  is the payload itself), the references a search found, a subagent's result. Undefined: the part says the tool
+ *  completed and kept nothing of what it returned. */
+function partPayload(p: ToolPart): { value: unknown; path: JsonPath } | undefined {
+  const data = isPlainObject(p.toolSpecificData) ? p.toolSpecificData : undefined;
+  if (data && isPlainObject(data.terminalCommandOutput) && typeof data.terminalCommandOutput.text === 'string') {
+    return { value: data.terminalCommandOutput.text, path: ['toolSpecificData', 'terminalCommandOutput', 'text'] };
+  }
+  const details = p.resultDetails;
+  if (isPlainObject(details) && details.output !== undefined) {
+    const out = lonePayload(details.output, ['value']);
+    return { value: out.value, path: ['resultDetails', 'output', ...out.path] };
+  }
+  if (Array.isArray(details)) return { value: details, path: ['resultDetails'] };
+  if (data && data.kind === 'subagent' && data.result !== undefined) return { value: data.result, path: ['toolSpecificData', 'result'] };
+  return undefined;
+}
+
+/** A part's text: a markdown part (`{value}` with no kind, or `markdownContent`) is the model speaking between calls. */
+function isMarkdownPart(p: unknown): boolean {
+  return isPlainObject(p) && (p.kind === undefined || p.kind === 'markdownContent') && typeof p.value === 'string';
+}
+
+/** A request with no tool-call rounds (VS Code keeps them only for its own agent's requests, and older or trimmed
+ *  sessions lack them): its response parts are its calls, in order, each run of them between two texts one turn. A
+ *  part is its call's result too, once complete or never run. */
+function readToolParts(b: SessionBuilder, loc: Locate, r: Obj, base: JsonPath): void {
+  const response = r.response as unknown[];
+  let turn: number | undefined;
+  response.forEach((p, k) => {
+    if (isMarkdownPart(p)) {
+      if (turn !== undefined) b.breakTurn();
+      turn = undefined;
+      return;
+    }
+    if (!isPlainObject(p) || p.kind !== 'toolInvocationSerialized' || typeof p.toolId !== 'string') return;
+    const part = p as ToolPart;
+    const path: JsonPath = [...base, k];
+    turn ??= b.newTurn();
+    const id = str(part.toolCallId);
+    const a = partArgs(part);
+    const call = b.call({ name: part.toolId, id, at: loc(path), namePath: ['toolId'], argsPath: a?.path ?? [], argsAt: a ? loc([...path, ...a.path]) : undefined,
+      args: a?.args, expect: a?.expect ?? 'any' }, turn);
+    // arguments the file never kept are not an empty object: nothing to check them against
+    if (!a) call.args = undefined;
+    partResult(b, loc, part, path);
+  });
+  if (turn !== undefined) b.breakTurn();
+}
+
+/** A part is its call's result once complete (or never run): what it kept of the output, if anything. */
+function partResult(b: SessionBuilder, loc: Locate, part: ToolPart, path: JsonPath): void {
+  const payload = partPayload(part);
+  if (part.isComplete !== true && payload === undefined && !neverRan(part)) return;
+  b.result({ at: loc(path), callId: str(part.toolCallId), payload: payload?.value, payloadPath: payload?.path, transport: partTransport(part) });
 }
 
 /** A serialized tool result: one text part is the payload itself. */
@@ -208,6 +325,13 @@ function readChatSession(b: SessionBuilder, loc: Locate, v: Obj & { requests: un
     // a cancelled or pending request has no result
     const meta = isPlainObject(r) && isPlainObject(r.result) ? (r.result.metadata as Obj | undefined) : undefined;
     const results = meta && isPlainObject(meta.toolCallResults) ? meta.toolCallResults : {};
+    if (!rounds.some((round) => isPlainObject(round) && Array.isArray(round.toolCalls) && round.toolCalls.length > 0)) {
+      if (isPlainObject(r) && Array.isArray(r.response)) readToolParts(b, loc, r, ['requests', i, 'response']);
+      return;
+    }
+    // the response's part for a call says what the result cannot: an exit code, an error, a denial
+    const parts = new Map<string, [ToolPart, number]>();
+    for (const [p, k] of toolParts(r)) if (typeof p.toolCallId === 'string') parts.set(p.toolCallId, [p, k]);
     rounds.forEach((round, j) => {
       if (!isPlainObject(round) || !Array.isArray(round.toolCalls) || round.toolCalls.length === 0) return;
       const turn = b.newTurn();
@@ -223,9 +347,13 @@ function readChatSession(b: SessionBuilder, loc: Locate, v: Obj & { requests: un
       });
       for (const id of ids) {
         const res = results[id];
-        if (!isPlainObject(res)) continue;
+        const part = parts.get(id);
+        if (!isPlainObject(res)) {
+          if (part) partResult(b, loc, part[0], ['requests', i, 'response', part[1]]);
+          continue;
+        }
         const payload = chatResultPayload(res);
-        b.result({ at: loc([...metaPath, 'toolCallResults', id]), callId: id, payload: payload.value, payloadPath: payload.path, transport: {} });
+        b.result({ at: loc([...metaPath, 'toolCallResults', id]), callId: id, payload: payload.value, payloadPath: payload.path, transport: part ? partTransport(part[0]) : {} });
       }
       b.breakTurn();
     });

@@ -6,6 +6,8 @@
 // result is the `completed` event of the same `call_id`, whose `result` is `{success: {...}}` (a shell's `exitCode`
 // is its exit code), `{error: {errorMessage}}` or `{rejected: {reason}}` (the permission policy declined it): both
 // honest failures. A `completed` event whose call was never started (a capture cut at its head) is the call too.
+// An MCP tool's call is `mcpToolCall {args: {name: "<server>-<tool>", args: {...}, toolName, providerIdentifier}}`:
+// it is the server's tool `toolName` (the name its `tools/list` declares) called with the inner `args`.
 // Also read: the editor's agent transcripts (`~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`), one
 // message per line `{role, message: {content: [...]}}` with Anthropic content blocks (`tool_use`, and `tool_result`
 // where the transcript kept one: these exports are partial, most calls have no result recorded).
@@ -98,6 +100,13 @@ class CursorLines {
   }
 
   private call(doc: Doc, tool: { name: string; key: string; body: Obj }, id: string): void {
+    const mcp = tool.key === 'mcpToolCall' && isPlainObject(tool.body.args) ? tool.body.args : undefined;
+    if (mcp) {
+      const nameKey = ['toolName', 'tool_name', 'name'].find((k) => typeof mcp[k] === 'string');
+      this.b.call({ name: nameKey ? (mcp[nameKey] as string) : tool.name, id, at: { doc, path: ['tool_call', tool.key, 'args'] },
+        namePath: nameKey ? [nameKey] : [], argsPath: ['args'], args: mcp.args ?? {}, expect: 'object' });
+      return;
+    }
     const fn = tool.key === 'function';
     this.b.call({ name: tool.name, id, at: { doc, path: ['tool_call', tool.key] }, namePath: fn ? ['name'] : [], argsPath: [fn ? 'arguments' : 'args'],
       args: fn ? tool.body.arguments : tool.body.args, expect: fn ? 'any' : 'object' });

@@ -16,6 +16,9 @@
 //   `willContinue` continues in the next fragment of the same path), and `functionCall: {}` (or a fragment without
 //   `willContinue`, or `finishReason`) closes it. Assembled arguments point at the fragment that completed them.
 // - `{request, response}` pairs (batch prediction lines, recorders) are read as one conversation.
+// - Live API (`BidiGenerateContent`) message logs, one message per line: `setup.tools` declares, `toolCall.functionCalls`
+//   are calls (with ids), `toolResponse.functionResponses` answer them by id, `toolCallCancellation.ids` are calls
+//   the server dropped (a failure); `serverContent` and the other frames are the conversation around them.
 // Code execution parts (`executableCode`/`codeExecutionResult`) run on Google's side and are not tool calls here.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
@@ -453,8 +456,12 @@ function isRequest(v: unknown): v is Obj {
   return isPlainObject(v) && contentsOf(v) !== undefined;
 }
 
+/** A batch line or a recorder's entry `{request?, response?}` whose halves are Gemini's (a half of another API
+ *  leaves the record to the reader of that API). */
 function isPair(v: unknown): v is Obj {
-  return isPlainObject(v) && (isRequest(v.request) || isResponse(v.response)) && !('contents' in v) && !('candidates' in v);
+  if (!isPlainObject(v) || 'contents' in v || 'candidates' in v || !(isRequest(v.request) || isResponse(v.response))) return false;
+  const other = (half: unknown, ok: (x: unknown) => boolean) => isPlainObject(half) && Object.keys(half).length > 0 && !ok(half);
+  return !other(v.request, isRequest) && !other(v.response, isResponse);
 }
 
 function readRequest(b: SessionBuilder, doc: Doc, path: JsonPath, v: Obj): void {
@@ -471,6 +478,58 @@ function readResponse(b: SessionBuilder, doc: Doc, path: JsonPath, v: Obj): void
   const s = new GeminiStream(b);
   s.chunk(doc, path, v);
   s.flush();
+}
+
+// ---- Live API ---------------------------------------------------------------------------------------------------
+
+/** A Live API (`BidiGenerateContent`) message a log keeps, camelCase or snake_case: the client's `setup` (its
+ *  `tools`), the server's `toolCall` (`functionCalls[]` with ids), the client's `toolResponse` (`functionResponses[]`
+ *  by id), `toolCallCancellation` (`ids`: calls the server dropped), and the frames around them. */
+const LIVE_FRAMES = ['setup', 'setupComplete', 'clientContent', 'realtimeInput', 'serverContent', 'toolCall', 'toolResponse',
+  'toolCallCancellation', 'goAway', 'sessionResumptionUpdate'];
+
+function liveKey(v: unknown): { kind: string; key: string; body: Obj } | undefined {
+  if (!isPlainObject(v)) return undefined;
+  for (const kind of LIVE_FRAMES) {
+    const key = keyOf(v, kind);
+    if (key !== undefined && isPlainObject(v[key])) return { kind, key, body: v[key] as Obj };
+  }
+  return undefined;
+}
+
+/** A Live message that is one beyond doubt: tool traffic, or a setup that declares the session's model. */
+function isTellingLive(v: unknown): boolean {
+  const m = liveKey(v);
+  if (!m) return false;
+  if (m.kind === 'toolCall') return Array.isArray(field(m.body, 'functionCalls'));
+  if (m.kind === 'toolResponse') return Array.isArray(field(m.body, 'functionResponses'));
+  return m.kind === 'setup' && typeof m.body.model === 'string';
+}
+
+function readLive(b: SessionBuilder, doc: Doc, v: Obj): boolean {
+  const m = liveKey(v);
+  if (!m) return false;
+  const list = (camel: string): { key: string; items: unknown[] } | undefined => {
+    const k = keyOf(m.body, camel);
+    return k !== undefined && Array.isArray(m.body[k]) ? { key: k, items: m.body[k] as unknown[] } : undefined;
+  };
+  if (m.kind === 'setup') readGeminiTools(b, doc, [m.key, 'tools'], m.body.tools);
+  else if (m.kind === 'toolCall') {
+    const calls = list('functionCalls');
+    if (!calls) return true;
+    const turn = b.newTurn();
+    calls.items.forEach((fc, i) => isPlainObject(fc) && wholeCall(b, doc, [m.key, calls.key, i], '', fc, turn));
+  } else if (m.kind === 'toolResponse') {
+    const responses = list('functionResponses');
+    responses?.items.forEach((fr, i) => isPlainObject(fr) && readFunctionResponse(b, doc, [m.key, responses.key, i], '', fr));
+  } else if (m.kind === 'toolCallCancellation') {
+    // the server dropped these calls (the user interrupted): they got no answer, an honest failure
+    const ids = list('ids');
+    ids?.items.forEach((id, i) => {
+      if (typeof id === 'string') b.result({ at: { doc, path: [m.key, ids.key, i] }, callId: id, payload: id, payloadPath: [], transport: { isError: true } });
+    });
+  } else b.breakTurn();
+  return true;
 }
 
 export const gemini: FormatAdapter = {
@@ -501,12 +560,14 @@ export const gemini: FormatAdapter = {
   lines: {
     // Each chunk of a stream is one line (JSONL, or the `data:` lines of an SSE body): read together, so that a
     // call streamed over several chunks is one call.
-    claims: isResponse,
-    accepts: isChunkLike,
+    claims: (v) => isResponse(v) || isTellingLive(v),
+    accepts: (v) => isChunkLike(v) || liveKey(v) !== undefined,
     open({ builder }) {
       const s = new GeminiStream(builder);
       return {
-        read: (doc) => s.chunk(doc, [], doc.value as Obj),
+        read: (doc) => {
+          if (!readLive(builder, doc, doc.value as Obj)) s.chunk(doc, [], doc.value as Obj);
+        },
         finish: () => s.flush(),
       };
     },

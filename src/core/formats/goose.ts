@@ -7,7 +7,8 @@
 // `{id, toolCall: {status: "success", value: {name, arguments}}}`; its result a `toolResponse` block `{id, toolResult}`
 // linked by `id`, usually in the next `user` message. `toolResult` is `{status: "success", value}` (value: an MCP
 // CallToolResult `{content, structuredContent?, isError}`, or in older sessions a bare content array) or `{status:
-// "error", error}`: both `isError: true` and the error status are error signals. A `toolCall` with status "error"
+// "error", error}`: both `isError: true` and the error status are error signals. Builds that serialize these
+// Results with serde's default write `{Ok: …}` / `{Err: …}` instead (read the same way). A `toolCall` with status "error"
 // is a request Goose could not parse (no name, no arguments): it and its response are skipped.
 // `toolConfirmationRequest` / `actionRequired` blocks ask the user to approve a request already read: not calls.
 // A block whose id was already read (a streamed message sent again) is a copy and is skipped.
@@ -23,7 +24,22 @@ const CALL_BLOCKS = new Set(['toolRequest', 'frontendToolRequest']);
 
 function isToolBlock(p: unknown): boolean {
   if (!isPlainObject(p)) return false;
-  return (CALL_BLOCKS.has(p.type as string) && isPlainObject(p.toolCall)) || (p.type === 'toolResponse' && isPlainObject(p.toolResult));
+  return (CALL_BLOCKS.has(p.type as string) && isPlainObject(p.toolCall)) || (p.type === 'toolResponse' && p.toolResult !== undefined && p.toolResult !== null);
+}
+
+/** A Rust `Result` as Goose wrote it: `{status: "success", value}` / `{status: "error", error}` (its own serde), or
+ *  serde's default `{Ok: value}` / `{Err: error}` (builds that dropped it); `key` is where the payload is. A value
+ *  with neither (a bare request `{name, arguments}`, a bare result) is the success itself. */
+function outcome(r: unknown): { ok: boolean; value: unknown; key?: string; said?: boolean } {
+  if (isPlainObject(r)) {
+    if (r.status === 'error') return { ok: false, value: r.error, key: 'error' };
+    // live databases also hold `{value}` with no status
+    if (r.status === 'success' || 'value' in r) return { ok: true, value: r.value, key: 'value', said: r.status === 'success' };
+    const keys = Object.keys(r);
+    if (keys.length === 1 && keys[0] === 'Ok') return { ok: true, value: r.Ok, key: 'Ok', said: true };
+    if (keys.length === 1 && keys[0] === 'Err') return { ok: false, value: r.Err, key: 'Err' };
+  }
+  return { ok: true, value: r };
 }
 
 /** A Goose message: typed blocks, and either tool blocks or Goose's `created` seconds. */
@@ -57,11 +73,12 @@ function messagesOf(v: unknown): { list: unknown[]; key?: string } | undefined {
   return undefined;
 }
 
-function transportOf(result: Obj): TransportSignals {
-  if (result.status === 'error') return { isError: true };
+function transportOf(result: ReturnType<typeof outcome>): TransportSignals {
+  if (!result.ok) return { isError: true };
   const value = result.value;
   if (isPlainObject(value) && typeof value.isError === 'boolean') return { isError: value.isError };
-  return result.status === 'success' ? { isError: false } : {};
+  // success said by the envelope itself (a bare `{value}` says nothing)
+  return result.said ? { isError: false } : {};
 }
 
 /** Ids read so far in one session: calls, results, and requests Goose could not parse. */
@@ -87,15 +104,14 @@ function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj & { con
     if (p.type === 'toolResponse') {
       if (id !== undefined && (seen.unparsed.has(id) || seen.answered.has(id))) return;
       if (id !== undefined) seen.answered.add(id);
-      const r = p.toolResult as Obj;
-      const failed = r.status === 'error';
-      b.result({ at: ref, callId: id, payload: failed ? r.error : r.value, payloadPath: ['toolResult', failed ? 'error' : 'value'], transport: transportOf(r) });
+      const r = outcome(p.toolResult);
+      b.result({ at: ref, callId: id, payload: r.value, payloadPath: r.key === undefined ? ['toolResult'] : ['toolResult', r.key], transport: transportOf(r) });
       answers = true;
       return;
     }
-    const call = p.toolCall as Obj;
+    const call = outcome(p.toolCall);
     const value = call.value;
-    if (call.status === 'error' || !isPlainObject(value) || typeof value.name !== 'string') {
+    if (!call.ok || !isPlainObject(value) || typeof value.name !== 'string') {
       if (id !== undefined) seen.unparsed.add(id);
       return;
     }
@@ -104,7 +120,8 @@ function readMessage(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj & { con
       seen.called.add(id);
     }
     turn ??= b.newTurn();
-    b.call({ name: value.name, id, at: ref, namePath: ['toolCall', 'value', 'name'], argsPath: ['toolCall', 'value', 'arguments'], args: value.arguments,
+    const at: JsonPath = call.key === undefined ? ['toolCall'] : ['toolCall', call.key];
+    b.call({ name: value.name, id, at: ref, namePath: [...at, 'name'], argsPath: [...at, 'arguments'], args: value.arguments,
       expect: 'object', messageText: text === '' ? undefined : text }, turn);
   });
   // a message with no calls (a user's, an answer, the results) ends the turn

@@ -5,6 +5,7 @@ import { calls } from './calls';
 import { openaiChat } from './openai-chat';
 import { openaiResponses } from './openai-responses';
 import { openaiAssistants } from './openai-assistants';
+import { mistralConversations } from './mistral-conversations';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
 import { httpCassetteAdapter } from './http-cassette';
@@ -37,6 +38,9 @@ import { strands } from './strands';
 import { dspy } from './dspy';
 import { semanticKernel } from './semantic-kernel';
 import { langgraph } from './langgraph';
+import { llamaIndex } from './llamaindex';
+import { agno } from './agno';
+import { crewai } from './crewai';
 import { opencode } from './opencode';
 import { copilotCli } from './copilot-cli';
 import { continueDev } from './continue';
@@ -44,6 +48,8 @@ import { amp } from './amp';
 import { openInterpreter } from './open-interpreter';
 import { cursorAgent } from './cursor-agent';
 import { goose } from './goose';
+import { mastra } from './mastra';
+import { aiSdk } from './ai-sdk';
 import { gemini } from './gemini';
 import { geminiCli } from './gemini-cli';
 import { qwenCode } from './qwen-code';
@@ -81,6 +87,9 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   dspy,
   semanticKernel,
   langgraph,
+  crewai, // a crew's tasks hold chat messages, their calls native or written as ReAct text
+  agno, // its messages are OpenAI chat ones with its own error flag (`tool_call_error`) and history copies
+  llamaIndex, // ChatMessages keep calls in `additional_kwargs` / typed blocks: before the chat readers, which would see none
   kiro,
   opencode,
   copilotCli,
@@ -89,6 +98,8 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   openInterpreter, // `{role, type, format, content}` messages; `role: computer` and typed code are its own
   cursorAgent,
   goose,
+  mastra, // memory messages are the AI SDK's, kept with their thread: before the plain AI SDK reader
+  aiSdk, // UI messages' `parts` and model messages' `tool-call` parts: before the Gemini and chat readers, which would take the lists
   geminiCli,
   gemini,
   langsmith,
@@ -101,6 +112,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   cline,
   atif,
   openaiAssistants,
+  mistralConversations, // entries typed `function.call` / `function.result` (dotted, not the Responses items' names)
   openaiResponses,
   anthropic,
   openaiChat,

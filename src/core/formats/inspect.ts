@@ -10,6 +10,10 @@
 // once, in the sample's `attachments`, and writes `attachment://<hash>` in their place (`tc://` in older logs): the
 // arguments and results read from events are checked with the text those stand for. A tool call with a
 // `parse_error` had arguments Inspect could not parse: they are invalid JSON (its `arguments` are a stand-in).
+// Messages hold references too (an image's data, since Inspect moves those out of messages as well): resolved the same.
+// A provider's server-side tools (web search, a remote MCP call, code execution) are `tool_use` parts of the
+// assistant's content `{tool_type, id, name, arguments (a JSON string), result, error}`: a call with its result
+// inline, `error` its failure; read once, from the message or else from the model event's output.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { ToolCall } from '../model';
@@ -129,24 +133,48 @@ function markParseError(call: ToolCall, tc: Obj): void {
   call.encodingDetail = tc.parse_error.split('\n').find((l) => /error/i.test(l))?.trim().slice(0, 200) ?? 'Inspect could not parse them';
 }
 
+/** A server-side tool's use: a part of the assistant's content. */
+function isToolUse(p: unknown): p is Obj & { name: string } {
+  return isPlainObject(p) && p.type === 'tool_use' && typeof p.name === 'string';
+}
+
+function toolUses(m: Obj): number[] {
+  return Array.isArray(m.content) ? m.content.flatMap((p, j) => (isToolUse(p) ? [j] : [])) : [];
+}
+
+/** A server-side tool's call and its inline result. */
+function readToolUse(b: SessionBuilder, doc: Doc, at: JsonPath, p: Obj & { name: string }, seen: Seen, turn: number, messageText?: string): void {
+  const id = str(p.id);
+  const failed = typeof p.error === 'string' && p.error !== '';
+  b.call({ name: p.name, id, at: { doc, path: at }, namePath: ['name'], argsPath: ['arguments'], args: resolved(p.arguments, seen), expect: 'string', messageText }, turn);
+  b.result({ at: { doc, path: [...at, failed ? 'error' : 'result'] }, callId: id, payload: resolved(failed ? p.error : p.result, seen), payloadPath: [], transport: { isError: failed } });
+  seen.calls.add(id);
+  seen.results.add(id);
+}
+
 function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unknown[], seen: Seen): void {
   messages.forEach((m, i) => {
     if (!isPlainObject(m)) return;
     const at = [...path, i];
-    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+    const uses = m.role === 'assistant' ? toolUses(m) : [];
+    if (m.role === 'assistant' && ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) || uses.length > 0)) {
       const turn = b.newTurn();
       const messageText = textOf(m.content);
-      m.tool_calls.forEach((tc, j) => {
+      for (const j of uses) {
+        readToolUse(b, doc, [...at, 'content', j], (m.content as Obj[])[j] as Obj & { name: string }, seen, turn, messageText);
+        seen.messageCalls.add(str(((m.content as Obj[])[j] as Obj).id));
+      }
+      (Array.isArray(m.tool_calls) ? m.tool_calls : []).forEach((tc, j) => {
         if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
         markParseError(b.call({ name: tc.function, id: str(tc.id), at: { doc, path: [...at, 'tool_calls', j] }, namePath: ['function'], argsPath: ['arguments'],
-          args: tc.arguments, expect: 'any', messageText }, turn), tc);
+          args: resolved(tc.arguments, seen), expect: 'any', messageText }, turn), tc);
         seen.messageCalls.add(str(tc.id));
         seen.calls.add(str(tc.id));
       });
       return;
     }
     if (m.role === 'tool') {
-      b.result({ at: { doc, path: at }, callId: str(m.tool_call_id), payload: m.content, payloadPath: ['content'], transport: errorTransport(m) });
+      b.result({ at: { doc, path: at }, callId: str(m.tool_call_id), payload: resolved(m.content, seen), payloadPath: ['content'], transport: errorTransport(m) });
       seen.messageResults.add(str(m.tool_call_id));
       seen.results.add(str(m.tool_call_id));
     }
@@ -165,6 +193,11 @@ function readModelEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, see
     const msgPath = [...path, 'output', 'choices', k, 'message'];
     const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
     let turn: number | undefined;
+    const uses = toolUses(msg).filter((j) => !seen.messageCalls.take(str(((msg.content as Obj[])[j] as Obj).id)));
+    for (const j of uses) {
+      turn ??= b.newTurn();
+      readToolUse(b, doc, [...msgPath, 'content', j], (msg.content as Obj[])[j] as Obj & { name: string }, seen, turn, textOf(msg.content));
+    }
     calls.forEach((tc, j) => {
       if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
       const id = str(tc.id);
@@ -174,7 +207,7 @@ function readModelEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, see
         args: resolved(tc.arguments, seen), expect: 'any', messageText: textOf(msg.content) }, turn), tc);
       seen.calls.add(id);
     });
-    if (calls.length === 0 && texts) b.assistantText({ doc, path: [...msgPath, 'content'] }, msg.content);
+    if (calls.length === 0 && turn === undefined && texts) b.assistantText({ doc, path: [...msgPath, 'content'] }, msg.content);
   });
 }
 
@@ -209,13 +242,16 @@ function readEvents(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown
 }
 
 function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
-  const events = Array.isArray(s.events) ? s.events : [];
-  readTools(b, doc, [...path, 'events'], events, new Set());
-  const seen = newSeen(s.attachments);
+  // logs of late 2024 kept the events and their texts in `transcript: {events, content}` (references `tc://`)
+  const transcript = isPlainObject(s.transcript) && Array.isArray(s.transcript.events) && !Array.isArray(s.events) ? s.transcript : undefined;
+  const events = (transcript ? transcript.events : Array.isArray(s.events) ? s.events : []) as unknown[];
+  const eventsPath = transcript ? [...path, 'transcript', 'events'] : [...path, 'events'];
+  readTools(b, doc, eventsPath, events, new Set());
+  const seen = newSeen(s.attachments ?? transcript?.content);
   const messages = Array.isArray(s.messages) ? s.messages : undefined;
   if (messages) readMessages(b, doc, [...path, 'messages'], messages, seen);
   // the events repeat what the messages hold, and add what they do not (a sub-agent's calls, trimmed messages)
-  readEvents(b, doc, [...path, 'events'], events, seen, !messages || messages.length === 0);
+  readEvents(b, doc, eventsPath, events, seen, !messages || messages.length === 0);
 }
 
 export const inspect: FormatAdapter = {

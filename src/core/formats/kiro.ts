@@ -8,7 +8,8 @@
 // Newer Kiro CLI sessions (`~/.kiro/sessions/cli/<id>.jsonl`, beside a `<id>.json` of metadata) are a journal, one
 // record per line `{version, kind, data: {message_id?, content: [{kind, data}], meta?}}`: `Prompt` (the user),
 // `AssistantMessage` (`text`, `thinking` and `toolUse` blocks `{toolUseId, name, input}`: the calls of one message are
-// one turn), `ToolResults` (`toolResult` blocks `{toolUseId, content, status}`, by `toolUseId`; a `json` block's
+// one turn), `ToolResults` (`toolResult` blocks `{toolUseId, content, status}`, by `toolUseId`, else the earliest call
+// still unanswered; a `json` block's
 // `exit_status` "exit status: N" is a shell's exit code; `data.results` may repeat the outcome as `{Success}` /
 // `{Error}`), and others (`SystemPrompt`, ...) that hold no calls.
 import type { FormatAdapter } from './adapter';
@@ -17,7 +18,7 @@ import type { SessionBuilder } from './builder';
 import { lonePayload } from './lone-block';
 import type { Doc, JsonPath } from '../parse/doc';
 import type { TransportSignals } from '../model';
-import { isPlainObject, str, textOf, type Obj } from './util';
+import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
 
 /** One history entry as its user and assistant halves, with their paths. */
 interface Entry {
@@ -165,7 +166,9 @@ function readJournalRecord(b: SessionBuilder, doc: Doc): void {
       const r = block.data;
       const id = str(r.toolUseId);
       const payload = payloadOf(r, ['data']);
-      b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, payload: payload.value, payloadPath: payload.path,
+      // a result without its id answers the earliest call still waiting (results come in the calls' order)
+      const callIndex = id === undefined ? unansweredByName(b) : undefined;
+      b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, callIndex, payload: payload.value, payloadPath: payload.path,
         transport: journalTransport(r, id === undefined ? undefined : outcomes[id]) });
     });
   }

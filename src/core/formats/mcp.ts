@@ -4,20 +4,33 @@
 //   result (`isError`, or a JSON-RPC `error`, which is an honest failure), and a `tools/list` result's
 //   `tools[].inputSchema` are embedded contracts (with their `outputSchema`, and the effects their `annotations`
 //   state: readOnlyHint / destructiveHint / idempotentHint).
+//   A proxy's capture may drop the `jsonrpc` member (`{ts, dir, id, method, params}`): a `tools/call` or
+//   `tools/list` request is still MCP, and the bare responses after it are read as the rest of the log.
+//   Request ids are unique within one connection only: an `initialize` request after other messages opens a new
+//   connection (a host's log spans restarts of the server), read as a session of its own.
 //   A result with `resultType: "input_required"` answers its request (the server asks for input first); the
 //   client's retry is a new `tools/call` (new id, `inputResponses` / `requestState` in its params), read as a call
 //   of its own: the checks know it as the retry (src/core/results.ts reads the result type).
 // - Client-session captures (a Python client's log): `{type: "request"|"response", count, method, args, kwargs,
 //   result, error}` lines, paired by `count`; `call_tool` args are `[name, arguments]`, `list_tools` lists tools.
 import type { FormatAdapter } from './adapter';
-import { singleSession } from './adapter';
-import type { NodeRef, SessionBuilder } from './builder';
+import { SessionBuilder, type NodeRef } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, type Obj } from './util';
 import { behaviourOf } from '../contracts/annotations';
 
 function isJsonRpc(v: unknown): v is Obj {
   return isPlainObject(v) && v.jsonrpc === '2.0' && ('method' in v || 'result' in v || 'error' in v);
+}
+
+/** A capture that dropped the `jsonrpc` member (a proxy's record of the message): MCP's own methods say what it
+ *  is; the responses that follow (`{id, result | error}`) are taken once the file is MCP. */
+const MCP_METHODS = new Set(['tools/call', 'tools/list']);
+function isBareRequest(v: unknown): v is Obj {
+  return isPlainObject(v) && !('jsonrpc' in v) && typeof v.method === 'string' && MCP_METHODS.has(v.method) && (v.params === undefined || isPlainObject(v.params));
+}
+function isBareResponse(v: unknown): v is Obj {
+  return isPlainObject(v) && !('jsonrpc' in v) && idOf(v.id) !== undefined && ('result' in v || 'error' in v) && !('method' in v);
 }
 
 /** A JSON-RPC batch (an array of messages sent as one; MCP 2025-03-26): in a log, one line of the conversation. */
@@ -68,9 +81,19 @@ function readRpc(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, memo: McpM
     return;
   }
   if (id === undefined) return;
-  const method = memo.pending.get(id);
+  const method = memo.pending.get(id) ?? answered(m);
   if (method === 'tools/list' && isPlainObject(m.result)) readTools(b, { doc, path: [...path, 'result', 'tools'] }, m.result.tools);
   else if (method === 'tools/call' || method === undefined) readResult(b, doc, path, id, m.result, m.error, 'result', 'error');
+}
+
+/** What a response whose request the log does not hold answers, by its result's shape (a log rotated, or begun
+ *  after the connection was): a tool list, some other method's result (`{prompts}`, `{resources}`), or, for a
+ *  `CallToolResult` or an error, undefined: read as a tool call's result. */
+function answered(m: Obj): string | undefined {
+  const r = m.result;
+  if (m.error !== undefined && m.error !== null) return undefined;
+  if (!isPlainObject(r) || Array.isArray(r.content) || 'structuredContent' in r || typeof r.isError === 'boolean') return undefined;
+  return Array.isArray(r.tools) ? 'tools/list' : 'other';
 }
 
 function readCapture(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): void {
@@ -95,6 +118,24 @@ function newMemo(): McpMemo {
   return { pending: new Map() };
 }
 
+/** The connections of a log, one session each: `next` gives the session a message belongs to. */
+class Connections {
+  private count = 1;
+  private read = false;
+  readonly memo = newMemo();
+
+  constructor(private b: SessionBuilder, private readonly open: (n: number) => SessionBuilder) {}
+
+  next(m: Obj): SessionBuilder {
+    if (m.method === 'initialize' && this.read) {
+      this.b = this.open(++this.count);
+      this.memo.pending.clear();
+    }
+    this.read = true;
+    return this.b;
+  }
+}
+
 export const mcp: FormatAdapter = {
   id: 'mcp',
   packs: ['mcp-filesystem', 'mcp-fetch', 'mcp-git'],
@@ -103,20 +144,24 @@ export const mcp: FormatAdapter = {
       return Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture));
     },
     read(doc, emit) {
-      const memo = newMemo();
-      singleSession((b) => (doc.value as Obj[]).forEach((m, i) => (isJsonRpc(m) ? readRpc(b, doc, [i], m, memo) : readCapture(b, doc, [i], m))), emit);
+      const sessions = [new SessionBuilder()];
+      const c = new Connections(sessions[0], () => sessions[sessions.push(new SessionBuilder()) - 1]);
+      (doc.value as Obj[]).forEach((m, i) => (isJsonRpc(m) ? readRpc(c.next(m), doc, [i], m, c.memo) : readCapture(sessions[0], doc, [i], m)));
+      for (const b of sessions) emit(b.session);
     },
   },
   lines: {
-    claims: (v) => isJsonRpc(v) || isCapture(v) || isRpcBatch(v),
-    open({ builder }) {
-      const memo = newMemo();
+    claims: (v) => isJsonRpc(v) || isCapture(v) || isRpcBatch(v) || isBareRequest(v),
+    // the bare responses and other requests of such a capture prove nothing alone: taken once the file is MCP's
+    keeps: (v) => isBareResponse(v) || (isPlainObject(v) && !('jsonrpc' in v) && typeof v.method === 'string' && !isCapture(v)),
+    open(sink) {
+      const c = new Connections(sink.builder, (n) => sink.sessionFor(`connection ${n}`));
       return {
         read(doc) {
           const m = doc.value as Obj;
-          if (isRpcBatch(m)) m.forEach((x, i) => readRpc(builder, doc, [i], x, memo));
-          else if (isJsonRpc(m)) readRpc(builder, doc, [], m, memo);
-          else readCapture(builder, doc, [], m);
+          if (isRpcBatch(m)) m.forEach((x, i) => readRpc(c.next(x), doc, [i], x, c.memo));
+          else if (isCapture(m)) readCapture(sink.builder, doc, [], m);
+          else readRpc(c.next(m), doc, [], m, c.memo);
         },
       };
     },

@@ -7,7 +7,10 @@
 // reader) and each observation a `function_call_output` item (`call_id`, `output`). Either way the exit code is
 // `extra.returncode` (v2) or the observation's `<returncode>N</returncode>`; `extra.exception_info` (an action that
 // was not executed, a timeout) or the timeout template is an honest failure. The payload is v2's `extra.raw_output`
-// (the command's output without the template around it), else the observation text.
+// (the command's output without the template around it), else the observation text. v2 keeps the actions it parsed
+// from a reply in the assistant message's `extra.actions` (`[{command, tool_call_id?}]`), whatever its action regex
+// or its message's content (some writers keep none): where the message holds no `tool_calls`, those are its calls,
+// a tool call's `{command}` when it has an id, else the command as free-form input.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -47,6 +50,22 @@ function readObservation(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, re
   r.payloadAt = { doc, path: [...path, ...o.payloadPath] };
 }
 
+/** v2's parsed actions of an assistant message (`extra.actions`), read as its calls; false when it has none. */
+function readExtraActions(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, content: string): boolean {
+  const actions = isPlainObject(m.extra) && Array.isArray(m.extra.actions) ? m.extra.actions : [];
+  const commands = actions.filter((a): a is Obj => isPlainObject(a) && typeof a.command === 'string');
+  if (commands.length === 0 || commands.length !== actions.length) return false;
+  const turn = b.newTurn();
+  actions.forEach((a, k) => {
+    const act = a as Obj;
+    const id = typeof act.tool_call_id === 'string' ? act.tool_call_id : undefined;
+    const at = { doc, path: [...path, 'extra', 'actions', k] };
+    if (id !== undefined) b.call({ name: 'bash', id, at, namePath: [], argsPath: [], args: { command: act.command }, expect: 'object', messageText: content }, turn);
+    else b.call({ name: 'bash', at, namePath: [], argsPath: ['command'], args: act.command, expect: 'any', freeform: true, messageText: content }, turn);
+  });
+  return true;
+}
+
 function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]): void {
   let waiting: number | undefined;
   list.forEach((m, i) => {
@@ -73,6 +92,10 @@ function readMessages(b: SessionBuilder, doc: Doc, base: JsonPath, list: Obj[]):
       return;
     }
     const content = typeof m.content === 'string' ? m.content : '';
+    if (m.role === 'assistant' && readExtraActions(b, doc, path, m, content)) {
+      waiting = b.session.calls.length - 1;
+      return;
+    }
     if (m.role === 'assistant') {
       const actions = [...content.matchAll(ACTION)];
       // Exactly one action per message is the protocol; a message with none or several ran nothing.

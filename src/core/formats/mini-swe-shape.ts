@@ -10,8 +10,11 @@ function isMessage(m: unknown): m is Obj {
   return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);
 }
 
+/** A trajectory that names its format, or (a writer that leaves the name out) its `info.mini_version`. */
 function isFormatted(v: unknown): v is Obj & { messages: unknown[] } {
-  return isPlainObject(v) && Array.isArray(v.messages) && typeof v.trajectory_format === 'string' && v.trajectory_format.startsWith('mini-swe-agent');
+  if (!isPlainObject(v) || !Array.isArray(v.messages)) return false;
+  if (typeof v.trajectory_format === 'string') return v.trajectory_format.startsWith('mini-swe-agent');
+  return isPlainObject(v.info) && typeof v.info.mini_version === 'string';
 }
 
 export function messagesOf(v: unknown): { list: Obj[]; path: JsonPath } | undefined {

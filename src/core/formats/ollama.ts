@@ -10,11 +10,13 @@
 //   arguments and no `type`, message `images`, or an Ollama-only option. A `tool` message answers by
 //   `tool_call_id` when it has one, else by `tool_name` (the earliest unanswered call of that tool), else by
 //   order. Ollama has no error flag on tool messages.
+// - a record `{request, response}` of a request and its (unstreamed) response: one conversation (exchange.ts).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isChatMessage, readChatTools } from './openai-chat';
 import { EventStream } from './stream';
+import { exchangeParts, isExchange } from './exchange';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
 
@@ -36,6 +38,11 @@ function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
     || messages.some((m) => Array.isArray(m.tool_calls) && m.tool_calls.some(isOllamaCall))
     || messages.some((m) => Array.isArray(m.images))
     || OLLAMA_OPTIONS.some((k) => k in v) || isPlainObject(v.options);
+}
+
+/** A request body of chat messages, Ollama's or not by itself (its response tells). */
+function isMessagesBody(v: unknown): boolean {
+  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
 }
 
 function readCalls(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, turn: () => number): void {
@@ -125,11 +132,21 @@ export const ollama: FormatAdapter = {
   id: 'ollama',
   document: {
     claims(v) {
-      return isRequest(v) || isChunk(v) || isChunkArray(v); // one chunk: a response (also inside an HTTP cassette)
+      // one chunk: a response (also inside an HTTP cassette); a record of a request and its response (exchange.ts)
+      return isRequest(v) || isChunk(v) || isChunkArray(v) || isExchange(v, isMessagesBody, isChunk);
     },
     read(doc, emit) {
-      const v = doc.value;
       singleSession((b) => {
+        const parts = exchangeParts(doc, isMessagesBody, isChunk);
+        if (parts.length > 1) {
+          const [request, response] = parts;
+          readRequest(b, request, request.value as Obj & { messages: Obj[] });
+          const s = new ChatStream(b);
+          s.event(response, [], response.value as Obj);
+          s.finish();
+          return;
+        }
+        const v = doc.value;
         if (isRequest(v)) readRequest(b, doc, v);
         else {
           const s = new ChatStream(b);

@@ -89,10 +89,12 @@ class ChunkReader {
     if (m.role === 'assistant' && m.type === 'code') {
       this.endOutput();
       const format = str(m.format) ?? this.code?.format;
-      if (m.start === true || content === undefined) {
+      if (content === undefined || (m.start === true && content === '')) {
         if (m.end === true) this.endCode();
         return;
       }
+      // a start flag that carries the first piece (some wrappers send it so) begins a new message with it
+      if (m.start === true) this.endCode();
       if (this.code && format === this.code.format) {
         this.code.text += content;
         this.code.last = doc;

@@ -20,7 +20,7 @@
 // tools, MCP tool lists) cover only some tools: they are kept only when they name every tool the session calls,
 // or a tool merely absent from them would be reported as unknown.
 // The SDK's trace exports (JSONL of spans, an ingest batch) are read too: see "traces" below.
-import { readAsLines, type FormatAdapter, type LineFormat } from './adapter';
+import { readAsLines, type FormatAdapter, type LineFormat, type LineSink } from './adapter';
 import { SessionBuilder, type CallInput, type NodeRef } from './builder';
 import { HOSTED_CALLS, itemCall, mcpOutcome, OUTPUT_ITEMS, outputCallId, outputKey, outputSignals, statusSignal, type HostedCall } from './openai-responses';
 import type { TransportSignals } from '../model';
@@ -298,7 +298,8 @@ function statesOf(doc: Doc): Located<Obj>[] {
 // `{data: [...]}`: `{object: "trace"}` records and `{object: "trace.span", id, trace_id, parent_id, span_data, error}`
 // spans. A `function` span is one tool execution, call and result at once: `span_data.name`, `input` (the
 // arguments as the model sent them, a JSON string), `output` (the tool's return, as text); the span's `error`
-// (`{message, data}`) is the SDK's failure flag. One session per `trace_id`. Agent, response, generation, handoff
+// (`{message, data}`) is the SDK's failure flag; a copy exported at the span's start (`ended_at: null`) is the same
+// execution as its end's. One session per `trace_id`. Agent, response, generation, handoff
 // and guardrail spans hold no tool traffic of their own (a generation span repeats the model's messages): not read.
 
 function isSpan(v: unknown): v is Obj & { span_data: Obj } {
@@ -318,25 +319,48 @@ function recordList(v: unknown): { list: unknown[]; path: JsonPath } | undefined
   return ok(v.data, ['data']) ?? ok(v.spans, ['spans']);
 }
 
+/** A function span as a call, and its result once the span ended. */
+function readFunctionSpan(sink: LineSink, doc: Doc, span: Obj & { span_data: Obj }, ended: boolean): void {
+  const b = sink.sessionFor(str(span.trace_id) ?? '');
+  const id = str(span.id) ?? str(span.span_id);
+  const data = span.span_data;
+  const failed = span.error !== undefined && span.error !== null;
+  b.call({ name: data.name as string, id, at: { doc, path: ['span_data'] }, namePath: ['name'], argsPath: ['input'],
+    args: data.input ?? undefined, expect: 'string' }, b.newTurn());
+  if (ended && ('output' in data || failed)) {
+    b.result({ at: { doc, path: failed ? ['error'] : ['span_data'] }, callId: id, payload: failed ? span.error : data.output,
+      payloadPath: failed ? [] : ['output'], transport: { isError: failed } });
+  }
+  b.breakTurn();
+}
+
 const traceLines: LineFormat = {
   claims: isSpan,
   accepts: isTraceRecord,
   open(sink) {
+    // A processor may export a span when it starts (`ended_at: null`, no input or output yet) and again when it
+    // ends, or twice at its end: one span id is one execution. A span seen only started is a call still running.
+    const started = new Map<string, { doc: Doc; span: Obj & { span_data: Obj } }>();
+    const done = new Set<string>();
     return {
       read(doc) {
         const span = doc.value;
         if (!isSpan(span) || span.span_data.type !== 'function' || typeof span.span_data.name !== 'string') return;
-        const b = sink.sessionFor(str(span.trace_id) ?? '');
         const id = str(span.id) ?? str(span.span_id);
-        const data = span.span_data;
-        const failed = span.error !== undefined && span.error !== null;
-        b.call({ name: data.name as string, id, at: { doc, path: ['span_data'] }, namePath: ['name'], argsPath: ['input'],
-          args: data.input ?? undefined, expect: 'string' }, b.newTurn());
-        if ('output' in data || failed) {
-          b.result({ at: { doc, path: failed ? ['error'] : ['span_data'] }, callId: id, payload: failed ? span.error : data.output,
-            payloadPath: failed ? [] : ['output'], transport: { isError: failed } });
+        if (id !== undefined) {
+          if (done.has(id)) return;
+          if (span.ended_at === null && (span.error === undefined || span.error === null)) {
+            if (!started.has(id)) started.set(id, { doc, span });
+            return;
+          }
+          started.delete(id);
+          done.add(id);
         }
-        b.breakTurn();
+        readFunctionSpan(sink, doc, span, true);
+      },
+      finish() {
+        for (const { doc, span } of started.values()) readFunctionSpan(sink, doc, span, false);
+        started.clear();
       },
     };
   },

@@ -1,5 +1,7 @@
 // OpenAI Chat Completions: a messages array, a request or fine-tune line `{messages, tools}`, a completion
-// response with `choices`, a log of both (`messages` and `choices`), or JSONL of single messages. Calls:
+// response with `choices`, a log of both (`messages` and `choices`, or LiteLLM's logging payload: `messages`, the
+// answer under `response`, the tools in `model_parameters`), an exchange record `{request, response}` (exchange.ts),
+// or JSONL of single messages. Calls:
 // `tool_calls[]` function calls (arguments are JSON strings, `function.arguments`), custom tool calls (`type:
 // "custom"`, free-form `custom.input`), and the legacy `function_call`. Results: `tool` messages pair by
 // `tool_call_id`; the legacy `function` role (and a `tool` message without an id) names no id, only the tool:
@@ -13,6 +15,7 @@ import { str, textOf, unansweredByName } from './util';
 import { isMiniSweTrajectory } from './mini-swe-shape';
 import { isLettaAgentFile } from './letta';
 import { childPath, type Doc, type JsonPath } from '../parse/doc';
+import { exchangeParts, isExchange } from './exchange';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
@@ -94,6 +97,42 @@ function messagesPath(v: unknown): JsonPath {
   return isPlainObject(v) && Array.isArray(v.messages) ? ['messages'] : ['conversation', 'messages'];
 }
 
+/** A completion: `choices` holding a message. */
+function isCompletion(v: unknown): boolean {
+  return isPlainObject(v) && Array.isArray(v.choices) && v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
+}
+
+/** A request body: `messages` that are all chat messages. */
+function isChatRequest(v: unknown): boolean {
+  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
+}
+
+function readChoices(b: SessionBuilder, doc: Doc, base: JsonPath, choices: unknown[]): void {
+  choices.forEach((c, i) => {
+    if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, [...base, i, 'message'], c.message);
+  });
+}
+
+/** A request, a transcript, a response, or a log of the request and its response. */
+function readChatDocument(b: SessionBuilder, doc: Doc): void {
+  const v = doc.value;
+  if (isPlainObject(v)) {
+    readChatTools(b, doc, ['tools'], v.tools);
+    readChatTools(b, doc, ['functions'], v.functions);
+    // LiteLLM's logging payload keeps the request's optional parameters, tools among them, in `model_parameters`
+    if (isPlainObject(v.model_parameters)) readChatTools(b, doc, ['model_parameters', 'tools'], v.model_parameters.tools);
+  }
+  const list = messagesOf(v);
+  if (list) {
+    const base = messagesPath(v);
+    list.forEach((m, i) => isChatMessage(m) && readChatMessage(b, doc, childPath(base, i), m));
+  }
+  // a response, or a log of the request and its response: the choices follow the messages they answer (LiteLLM's
+  // logging payload keeps the answer under `response`)
+  if (isPlainObject(v) && Array.isArray(v.choices)) readChoices(b, doc, ['choices'], v.choices);
+  else if (isPlainObject(v) && list && isCompletion(v.response)) readChoices(b, doc, ['response', 'choices'], (v.response as Obj).choices as unknown[]);
+}
+
 function hasChatToolTraffic(list: unknown[]): boolean {
   return list.some((m) => isChatMessage(m) && (Array.isArray(m.tool_calls) || m.role === 'tool' || isPlainObject(m.function_call)));
 }
@@ -102,33 +141,16 @@ export const openaiChat: FormatAdapter = {
   id: 'openai-chat',
   document: {
     claims(v) {
-      if (isPlainObject(v) && Array.isArray(v.choices)) {
-        return v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
-      }
+      if (isPlainObject(v) && Array.isArray(v.choices)) return isCompletion(v);
+      if (isExchange(v, isChatRequest, isCompletion)) return true;
       const list = messagesOf(v);
       if (!list || list.length === 0 || !list.every(isChatMessage) || isMiniSweTrajectory(v) || isLettaAgentFile(v)) return false;
       // An array of messages with no tool traffic of either dialect is still a (call-less) chat transcript.
       return hasChatToolTraffic(list) || !list.some((m) => Array.isArray(m.content) && m.content.some((p) => isPlainObject(p) && (p.type === 'tool_use' || p.type === 'tool_result')));
     },
     read(doc, emit) {
-      const v = doc.value;
       singleSession((b) => {
-        const inRequest = isPlainObject(v);
-        if (inRequest) {
-          readChatTools(b, doc, ['tools'], v.tools);
-          readChatTools(b, doc, ['functions'], v.functions);
-        }
-        const list = messagesOf(v);
-        if (list) {
-          const base = messagesPath(v);
-          list.forEach((m, i) => isChatMessage(m) && readChatMessage(b, doc, childPath(base, i), m));
-        }
-        // a response, or a log of the request and its response: the choices follow the messages they answer
-        if (isPlainObject(v) && Array.isArray(v.choices)) {
-          v.choices.forEach((c, i) => {
-            if (isPlainObject(c) && isChatMessage(c.message)) readChatMessage(b, doc, ['choices', i, 'message'], c.message);
-          });
-        }
+        for (const part of exchangeParts(doc, isChatRequest, isCompletion)) readChatDocument(b, part);
       }, emit);
     },
   },

@@ -1,5 +1,5 @@
 // OpenAI Responses: a response object with `output`, a request with `input` items, a log of both (`input` and
-// `output`), or a list (or JSONL) of items.
+// `output`; or a record `{request, response}` of the two, exchange.ts), or a list (or JSONL) of items.
 // Calls: `function_call` (JSON-string `arguments`), `custom_tool_call` (free-form `input`), the built-in tools the
 // item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call`, `program`), MCP calls
 // and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
@@ -24,6 +24,7 @@ import { type ArgsExpectation, type CallInput, type NodeRef, type SessionBuilder
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, num, str, unansweredByName, type Obj } from './util';
+import { exchangeParts, isExchange } from './exchange';
 
 // ---- the item tables: one home for every reader of Responses items (this adapter, Codex, the Agents SDK) ----------
 
@@ -345,24 +346,39 @@ function itemsOf(v: unknown): { list: unknown[]; key?: string }[] {
   return out;
 }
 
+function isResponseObject(v: unknown): boolean {
+  return isPlainObject(v) && v.object === 'response' && Array.isArray(v.output);
+}
+
+/** A request body: `input` text or items (and the model or tools it asks with). */
+function isResponsesRequest(v: unknown): boolean {
+  if (!isPlainObject(v) || !('model' in v || 'tools' in v)) return false;
+  return typeof v.input === 'string' || (Array.isArray(v.input) && v.input.every(isResponsesItem));
+}
+
+/** A response, a request, or a log of both. */
+function readResponsesDocument(b: SessionBuilder, doc: Doc): void {
+  const v = doc.value;
+  if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
+  for (const found of itemsOf(v)) {
+    found.list.forEach((item, i) => {
+      if (isResponsesItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
+    });
+  }
+  if (isPlainObject(v)) declareMcpTools(b, doc, ['tools'], v.tools);
+}
+
 export const openaiResponses: FormatAdapter = {
   id: 'openai-responses',
   document: {
     claims(v) {
-      if (isPlainObject(v) && v.object === 'response' && Array.isArray(v.output)) return true;
+      if (isResponseObject(v) || isExchange(v, isResponsesRequest, isResponseObject)) return true;
       const found = itemsOf(v);
       return found.length > 0 && found.every((f) => f.list.length > 0 && f.list.every(isResponsesItem)) && found.some((f) => f.list.some(isCallItem));
     },
     read(doc, emit) {
-      const v = doc.value;
       singleSession((b) => {
-        if (isPlainObject(v)) readResponsesTools(b, doc, ['tools'], v.tools);
-        for (const found of itemsOf(v)) {
-          found.list.forEach((item, i) => {
-            if (isResponsesItem(item)) readResponsesItem(b, doc, found.key ? [found.key, i] : [i], item);
-          });
-        }
-        if (isPlainObject(v)) declareMcpTools(b, doc, ['tools'], v.tools);
+        for (const part of exchangeParts(doc, isResponsesRequest, isResponseObject)) readResponsesDocument(b, part);
       }, emit);
     },
   },

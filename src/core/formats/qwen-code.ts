@@ -20,9 +20,10 @@ const RECORD_TYPES = new Set(['user', 'assistant', 'tool_result', 'system']);
 const FAILED = new Set(['error', 'cancelled']);
 
 function isEnvelope(v: unknown): v is Obj {
-  // a subagent's own transcript may leave out `sessionId`
-  return isPlainObject(v) && typeof v.uuid === 'string' && typeof v.type === 'string' && RECORD_TYPES.has(v.type)
-    && (v.sessionId === undefined || typeof v.sessionId === 'string');
+  // a subagent's own transcript may leave out `sessionId`, and records copied by other tools their `uuid`: what
+  // makes a record Qwen's is its Gemini content (isRecord), not the envelope
+  return isPlainObject(v) && typeof v.type === 'string' && RECORD_TYPES.has(v.type)
+    && (v.uuid === undefined || typeof v.uuid === 'string') && (v.sessionId === undefined || typeof v.sessionId === 'string');
 }
 
 /** A Content `{role, parts[]}`, the shape Qwen stores and Claude Code never does. */

@@ -5,7 +5,9 @@
 // - VCR cassettes saved as JSON: Ruby VCR (and rVCR, vcr for R) `{http_interactions: [{request: {method, uri,
 //   body: {encoding, string}}, response: {status: {code}, body: {encoding, string}}}], recorded_with}` and VCR.py's
 //   JSON serializer `{interactions: [{request: {body (string or null), method, uri}, response: {body: {string},
-//   status: {code}}}], version}`; JavaScript recorders that write the same camelCased (`httpInteractions`, a string
+//   status: {code}}}], version}` (and its YAML, the default: parse/yaml.ts; a JSON body may be saved decoded as
+//   `parsed_body`); go-vcr's YAML `{interactions: [{request: {body, url}, response: {body, code}}]}` (string
+//   bodies); JavaScript recorders that write the same camelCased (`httpInteractions`, a string
 //   `body`, `bodyEncoding`: a `base64` body is skipped);
 // - nock recordings (nock.ts) of any provider (Bedrock's are read by the Bedrock reader).
 // Each request body holds the conversation so far and each response body what the model answered (JSON or a
@@ -58,6 +60,13 @@ function vcrBody(doc: Doc, path: JsonPath, b: unknown, encoding: unknown): Recor
   return undefined;
 }
 
+/** A JSON body the recorder saved decoded, as a mapping in place of the body text (pydantic-ai's cassette
+ *  serializer, copied by other projects, writes `parsed_body` for an `application/json` body). */
+function parsedBody(doc: Doc, path: JsonPath, side: Obj): RecordedBody | undefined {
+  const v = side.parsed_body;
+  return isPlainObject(v) || Array.isArray(v) ? body(doc, [...path, 'parsed_body'], v) : undefined;
+}
+
 function vcrExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
   const key = ['http_interactions', 'httpInteractions', 'interactions'].find((k) => Array.isArray(v[k]));
   if (!key) return undefined;
@@ -66,8 +75,8 @@ function vcrExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
   return list.map((x, i) => {
     const { request, response } = x as { request: Obj; response: Obj };
     return {
-      request: vcrBody(doc, [key, i, 'request', 'body'], request.body, request.bodyEncoding),
-      response: vcrBody(doc, [key, i, 'response', 'body'], response.body, response.bodyEncoding),
+      request: parsedBody(doc, [key, i, 'request'], request) ?? vcrBody(doc, [key, i, 'request', 'body'], request.body, request.bodyEncoding),
+      response: parsedBody(doc, [key, i, 'response'], response) ?? vcrBody(doc, [key, i, 'response', 'body'], response.body, response.bodyEncoding),
     };
   });
 }
@@ -86,9 +95,14 @@ export function recordedExchanges(doc: Doc): RecordedExchange[] | undefined {
   return list && list.length > 0 ? list : undefined;
 }
 
+/** What a call says: its name and arguments. */
+function shapeKey(c: ToolCall): string {
+  return `call ${c.name} ${JSON.stringify(c.args ?? c.argumentsRaw ?? null)}`;
+}
+
 /** A key that names a record across copies: its id where it has one, else what it says. */
 function callKey(c: ToolCall): string {
-  return c.id !== undefined ? `id ${c.id}` : `call ${c.name} ${JSON.stringify(c.args ?? c.argumentsRaw ?? null)}`;
+  return c.id !== undefined ? `id ${c.id}` : shapeKey(c);
 }
 
 /** Counts of keys, so that a record met N times in one part is N records once more than N were seen before. */
@@ -96,6 +110,10 @@ class Seen {
   private readonly counts = new Map<string, number>();
   /** Which record of `key` the `nth` (0-based) occurrence in a part is, and whether it was met before (an echo);
    *  a new one is counted. A response is never an echo: what the model answered is new, even the same call again. */
+  has(key: string): boolean {
+    return this.counts.has(key);
+  }
+
   meet(key: string, nth: number, response: boolean): { echo: boolean; ordinal: number } {
     const had = this.counts.get(key) ?? 0;
     if (!response && nth < had) return { echo: true, ordinal: nth };
@@ -129,6 +147,9 @@ export function mergeEchoes(recorded: RecordedPart[]): Session {
   const results = new Seen();
   const said = new Seen();
   const firstCall = new Map<string, ToolCall>();
+  // calls the model answered without an id, by what they say: the client names them when it sends them back (a
+  // Gemini functionCall has no id; pydantic-ai's next request carries it with one), and that copy is their echo
+  const unnamed = new Map<string, ToolCall[]>();
   const toolNames = new Set<string>();
   let lastNew = -1; // the part that brought the last new call
   let lastText = -1; // the part that brought the last new text
@@ -140,6 +161,15 @@ export function mergeEchoes(recorded: RecordedPart[]): Session {
     const nth = occurrences(p.calls, callKey);
     p.calls.forEach((c, ci) => {
       const key = callKey(c);
+      const named = !recorded[pi].response && c.id !== undefined && !calls.has(key) ? unnamed.get(shapeKey(c))?.shift() : undefined;
+      if (named) {
+        named.id = c.id;
+        calls.meet(key, 0, true);
+        firstCall.set(`${key}#0`, named);
+        indexOf.set(c.index, named.index);
+        if (!turnOf.has(c.turn)) turnOf.set(c.turn, named.turn);
+        return;
+      }
       const met = calls.meet(key, nth[ci], recorded[pi].response);
       if (met.echo) {
         const first = firstCall.get(`${key}#${met.ordinal}`);
@@ -158,6 +188,7 @@ export function mergeEchoes(recorded: RecordedPart[]): Session {
       const call: ToolCall = { ...c, index: out.calls.length, turn };
       indexOf.set(c.index, call.index);
       firstCall.set(`${key}#${met.ordinal}`, call);
+      if (call.id === undefined) unnamed.set(key, [...(unnamed.get(key) ?? []), call]);
       out.calls.push(call);
       lastNew = pi;
     });

@@ -8,6 +8,10 @@
 // - The OpenTelemetry Go SDK's stdout exporter (`stdouttrace`, one span per line): `{Name, SpanContext: {TraceID,
 //   SpanID}, Parent, StartTime, Attributes: [{Key, Value: {Type, Value}}], Events: [{Name, Attributes, Time}],
 //   Status: {Code: "Unset" | "Error" | "Ok", Description}}`.
+// - Rows of the OpenTelemetry Collector's ClickHouse exporter (its `otel_traces` table, as `FORMAT JSONEachRow` or
+//   a query's `data` writes them): `{Timestamp, TraceId, SpanId, ParentSpanId, SpanName, SpanAttributes: {flat},
+//   StatusCode: "Error" | "STATUS_CODE_ERROR" | …, StatusMessage}`, events as the nested columns `Events.Name`,
+//   `Events.Attributes` (or an `Events` list of `{Name, Attributes}`).
 import type { Attr, SpanRecord } from './spans';
 import { readAttributes, statusName } from './spans';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -132,6 +136,58 @@ export function goStdoutSpan(doc: Doc, path: JsonPath, s: Obj): SpanRecord {
       const r = eventFields({ name: e.Name, attributes: e.Attributes }, { doc, path: at }, (_p, a) => goAttributes(doc, [...at, 'Attributes'], a));
       return r ? [r] : [];
     }),
+  };
+}
+
+// ---- ClickHouse exporter rows -------------------------------------------------------------------------------
+
+/** A row of the ClickHouse exporter's span table whose attribute keys follow the given conventions. */
+export function isClickHouseRow(v: unknown, semconv: (keys: string[]) => boolean): v is Obj {
+  return isPlainObject(v) && typeof v.TraceId === 'string' && typeof v.SpanId === 'string' && isPlainObject(v.SpanAttributes) && semconv(Object.keys(v.SpanAttributes));
+}
+
+/** A list of such rows, some following the conventions. */
+export function isClickHouseRows(v: unknown, semconv: (keys: string[]) => boolean): boolean {
+  return Array.isArray(v) && v.length > 0 && v.every((r) => isClickHouseRow(r, () => true)) && v.some((r) => isClickHouseRow(r, semconv));
+}
+
+/** ClickHouse writes a DateTime64 as `2025-01-02 03:04:05.123456789` (UTC): as an ISO time. */
+function clickHouseTime(v: unknown): unknown {
+  const m = typeof v === 'string' ? /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d{1,3})?\d*$/.exec(v) : null;
+  return m ? `${m[1]}T${m[2]}${m[3] ?? ''}Z` : v;
+}
+
+export function clickHouseSpan(doc: Doc, path: JsonPath, r: Obj): SpanRecord {
+  const names = Array.isArray(r['Events.Name']) ? r['Events.Name'] : undefined;
+  const list = Array.isArray(r.Events) ? r.Events : undefined;
+  const events = (): EventRecord[] => {
+    if (names) {
+      const attrs = Array.isArray(r['Events.Attributes']) ? r['Events.Attributes'] : [];
+      return names.flatMap((name, i) => {
+        const at = [...path, 'Events.Attributes', i];
+        const e = eventFields({ name, attributes: attrs[i] }, { doc, path: at }, () => readAttributes(doc, at, attrs[i]));
+        return e ? [e] : [];
+      });
+    }
+    return (list ?? []).flatMap((e, i) => {
+      if (!isPlainObject(e)) return [];
+      const at = [...path, 'Events', i];
+      const r2 = eventFields({ name: e.Name, attributes: e.Attributes }, { doc, path: at }, (_p, a) => readAttributes(doc, [...at, 'Attributes'], a));
+      return r2 ? [r2] : [];
+    });
+  };
+  const parentId = str(r.ParentSpanId);
+  return {
+    ref: { doc, path },
+    traceId: r.TraceId as string,
+    spanId: r.SpanId as string,
+    parentId: parentId === '' ? undefined : parentId,
+    name: str(r.SpanName),
+    start: clickHouseTime(r.Timestamp),
+    status: statusName(r.StatusCode) ?? 'UNSET',
+    statusMessage: str(r.StatusMessage) || undefined,
+    attrs: readAttributes(doc, [...path, 'SpanAttributes'], r.SpanAttributes),
+    events: (names?.length ?? list?.length ?? 0) > 0 ? events : undefined,
   };
 }
 

@@ -28,6 +28,9 @@
 // - Langfuse's OTel SDKs (v3+): `langfuse.observation.type` (`tool`, `generation`), `langfuse.observation.input` /
 //   `.output` (a tool's arguments and result; a generation's messages and answer), `langfuse.observation.level`
 //   `ERROR` the failure.
+// - OpenAI Agents SDK through Logfire (`logfire.instrument_openai_agents`): a tool execution is a `Function: {name}`
+//   span (its `logfire.msg_template`) with `name`, `input` (the arguments as the model sent them) and `output`; a
+//   `Responses API` span's `response` is the Responses object (`output` function_call items, `tools` definitions).
 // - Google ADK: `gcp.vertex.agent.tool_call_args` / `.tool_response` on `execute_tool` spans,
 //   `gcp.vertex.agent.llm_request` (`contents`: Gemini `Content`s, `config.tools[].function_declarations`) and
 //   `.llm_response` (one `Content`).
@@ -87,8 +90,41 @@ export function conventionKind(get: (key: string) => unknown, name: string | und
   if (str(get('traceloop.span.kind')) === 'tool') return 'TOOL';
   const langfuse = str(get('langfuse.observation.type'));
   if (langfuse === 'tool') return 'TOOL';
+  if (get('logfire.msg_template') === LOGFIRE_AGENTS_FUNCTION) return 'TOOL';
   if (langfuse === 'generation') return 'LLM';
   return undefined;
+}
+
+/** Logfire's template of an OpenAI Agents SDK function span. */
+const LOGFIRE_AGENTS_FUNCTION = 'Function: {name}';
+
+/** The tool a convention's tool span names without a tool key of its own (Logfire's Agents SDK function span:
+ *  `name`). */
+export function conventionToolName(get: (key: string) => Attr | undefined): Attr | undefined {
+  return get('logfire.msg_template')?.value === LOGFIRE_AGENTS_FUNCTION ? get('name') : undefined;
+}
+
+/** A Responses API response recorded whole as an attribute (Logfire's Agents SDK `response`), located. */
+function responseObject(get: (key: string) => Attr | undefined): Located | undefined {
+  const a = get('response');
+  if (!a) return undefined;
+  const l = inner(a.ref, a.value);
+  return isPlainObject(l.value) && l.value.object === 'response' ? l : undefined;
+}
+
+/** The function calls of a recorded Responses API response (`output[]` items `{type: "function_call", call_id,
+ *  name, arguments}`), as one message. */
+export function responseCalls(get: (key: string) => Attr | undefined): ListedMessage[] {
+  const r = responseObject(get);
+  const output = r && isPlainObject(r.value) ? r.value.output : undefined;
+  if (!r || !Array.isArray(output)) return [];
+  const out: ListedMessage = [];
+  output.forEach((item, i) => {
+    if (!isPlainObject(item) || item.type !== 'function_call' || typeof item.name !== 'string') return;
+    const at = child(r, 'output', i);
+    out.push({ call: { name: item.name, id: str(item.call_id), at, namePath: ['name'], argsAt: 'arguments' in item ? child(at, 'arguments') : undefined, args: item.arguments } });
+  });
+  return [out];
 }
 
 /** A Langfuse generation's input and output (its messages sent and its answer), when the span is one. */
@@ -370,4 +406,7 @@ export function conventionDefinitions(get: (key: string) => { value: unknown; re
     const tools = isPlainObject(l.value) && isPlainObject(l.value.config) ? l.value.config.tools : undefined;
     for (const d of geminiDeclarations(tools)) add({ name: d.name, parameters: d.params }, child(l, 'config', 'tools', ...d.path));
   }
+  const resp = responseObject(get);
+  const tools = resp && isPlainObject(resp.value) ? resp.value.tools : undefined;
+  if (resp && Array.isArray(tools)) tools.forEach((d, i) => isPlainObject(d) && d.type === 'function' && add(d, child(resp, 'tools', i)));
 }

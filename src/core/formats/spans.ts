@@ -22,7 +22,7 @@ import type { LineSink } from './adapter';
 import { childPath, joinPath, type Doc, type JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
-import { conventionDefinitions, conventionKind, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
+import { conventionDefinitions, conventionKind, conventionToolName, responseCalls, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
 
 export interface Attr {
   value: unknown;
@@ -71,13 +71,17 @@ class LazySpan implements SpanRecord {
 
 // ---- reading attributes -------------------------------------------------------------------------------------
 
-const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue'];
+// OTLP is protobuf: its JSON mapping names fields in lowerCamelCase, and parsers accept the proto field names too
+// (`string_value`, `resource_spans`, `trace_id`: what a protobuf message dumped with its field names preserved holds).
+const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue', 'string_value', 'int_value', 'double_value', 'bool_value', 'bytes_value'];
 
 /** The member of an OTLP AnyValue that holds its value (`stringValue`, ..., `arrayValue`, `kvlistValue`). */
 function anyValueKey(v: Obj): string | undefined {
   for (const k of OTLP_VALUE_KEYS) if (k in v) return k;
-  if (isPlainObject(v.arrayValue) && Array.isArray(v.arrayValue.values)) return 'arrayValue';
-  if (isPlainObject(v.kvlistValue) && Array.isArray(v.kvlistValue.values)) return 'kvlistValue';
+  for (const k of ['arrayValue', 'kvlistValue', 'array_value', 'kvlist_value']) {
+    const inner = v[k];
+    if (isPlainObject(inner) && Array.isArray(inner.values)) return k;
+  }
   return undefined;
 }
 
@@ -85,13 +89,13 @@ function anyValueKey(v: Obj): string | undefined {
 function otlpValue(v: unknown, key = isPlainObject(v) ? anyValueKey(v) : undefined): unknown {
   if (key === undefined) return v;
   const any = v as Obj;
-  if (key === 'arrayValue') return ((any.arrayValue as Obj).values as unknown[]).map((x) => otlpValue(x));
-  if (key === 'kvlistValue') {
+  if (key === 'arrayValue' || key === 'array_value') return ((any[key] as Obj).values as unknown[]).map((x) => otlpValue(x));
+  if (key === 'kvlistValue' || key === 'kvlist_value') {
     const o: Obj = {};
-    for (const kv of (any.kvlistValue as Obj).values as unknown[]) if (isPlainObject(kv) && typeof kv.key === 'string') o[kv.key] = otlpValue(kv.value);
+    for (const kv of (any[key] as Obj).values as unknown[]) if (isPlainObject(kv) && typeof kv.key === 'string') o[kv.key] = otlpValue(kv.value);
     return o;
   }
-  return key === 'intValue' ? num(any[key]) ?? any[key] : any[key];
+  return key === 'intValue' || key === 'int_value' ? num(any[key]) ?? any[key] : any[key];
 }
 
 /** An attribute of a typed list, whose path (`<list>[i].value.<key>`, the node of its value) is made only when
@@ -161,19 +165,26 @@ export function statusName(v: unknown): string | undefined {
 }
 
 export function isOtlp(v: unknown): v is Obj {
-  return isPlainObject(v) && Array.isArray(v.resourceSpans);
+  return isPlainObject(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resource_spans));
 }
 
+/** The first of `keys` an object has as an array (a field under its JSON name or its proto name). */
+function listKey(o: Obj, keys: readonly string[]): string | undefined {
+  return keys.find((k) => Array.isArray(o[k]));
+}
+const SCOPE_KEYS = ['scopeSpans', 'scope_spans', 'instrumentationLibrarySpans', 'instrumentation_library_spans'];
+
 /** Each span object of an OTLP JSON export, with where it is (`resourceSpans[i].<scopeKey>[j].spans[k]`). */
-function eachOtlpSpan(v: Obj, visit: (s: Obj, i: number, scopeKey: string, j: number, k: number) => void): void {
-  (v.resourceSpans as unknown[]).forEach((rs, i) => {
+function eachOtlpSpan(v: Obj, visit: (s: Obj, rsKey: string, i: number, scopeKey: string, j: number, k: number) => void): void {
+  const rsKey = Array.isArray(v.resourceSpans) ? 'resourceSpans' : 'resource_spans';
+  (v[rsKey] as unknown[]).forEach((rs, i) => {
     if (!isPlainObject(rs)) return;
-    const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
-    const scopeKey = Array.isArray(rs.scopeSpans) ? 'scopeSpans' : 'instrumentationLibrarySpans';
-    scopes.forEach((ss, j) => {
+    const scopeKey = listKey(rs, SCOPE_KEYS);
+    if (scopeKey === undefined) return;
+    (rs[scopeKey] as unknown[]).forEach((ss, j) => {
       if (!isPlainObject(ss) || !Array.isArray(ss.spans)) return;
       ss.spans.forEach((s, k) => {
-        if (isPlainObject(s)) visit(s, i, scopeKey, j, k);
+        if (isPlainObject(s)) visit(s, rsKey, i, scopeKey, j, k);
       });
     });
   });
@@ -182,23 +193,23 @@ function eachOtlpSpan(v: Obj, visit: (s: Obj, i: number, scopeKey: string, j: nu
 /** The trace id of each span of an OTLP JSON export, in order (what otlpSpans reads, without reading it). */
 export function otlpTraceIds(doc: Doc): string[] {
   const out: string[] = [];
-  eachOtlpSpan(doc.value as Obj, (s) => out.push(str(s.traceId) ?? ''));
+  eachOtlpSpan(doc.value as Obj, (s) => out.push(str(s.traceId) ?? str(s.trace_id) ?? ''));
   return out;
 }
 
 /** The spans of an OTLP JSON export. */
 export function otlpSpans(doc: Doc): SpanRecord[] {
   const out: SpanRecord[] = [];
-  eachOtlpSpan(doc.value as Obj, (s, i, scopeKey, j, k) => {
-    const path = ['resourceSpans', i, scopeKey, j, 'spans', k];
+  eachOtlpSpan(doc.value as Obj, (s, rsKey, i, scopeKey, j, k) => {
+    const path = [rsKey, i, scopeKey, j, 'spans', k];
     const status = isPlainObject(s.status) ? s.status : {};
     out.push(new LazySpan({
       ref: { doc, path },
-      traceId: str(s.traceId) ?? '',
-      spanId: str(s.spanId),
-      parentId: str(s.parentSpanId),
+      traceId: str(s.traceId) ?? str(s.trace_id) ?? '',
+      spanId: str(s.spanId) ?? str(s.span_id),
+      parentId: str(s.parentSpanId) ?? str(s.parent_span_id),
       name: str(s.name),
-      start: s.startTimeUnixNano,
+      start: s.startTimeUnixNano ?? s.start_time_unix_nano,
       // OTLP JSON leaves out default values: a span without a status code is UNSET
       status: statusName(status.code) ?? 'UNSET',
       statusMessage: str(status.message),
@@ -244,6 +255,12 @@ export function jaegerSpans(doc: Doc): SpanRecord[] {
   return out;
 }
 
+/** The JS SDK's HrTime `[seconds, nanoseconds]` (a `ReadableSpan` serialized as it is, as VS Code Copilot Chat's
+ *  file exporter writes it) as milliseconds; any other value as it is. */
+function hrMillis(v: unknown): unknown {
+  return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number' ? v[0] * 1000 + v[1] / 1e6 : v;
+}
+
 /** A span object of a JSON span array (Phoenix and similar exports), or undefined. */
 export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | undefined {
   if (!isPlainObject(s) || !isPlainObject(s.attributes)) return undefined;
@@ -257,7 +274,7 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
     parentId: str(s.parent_id) ?? str(s.parentId) ?? str(s.parentSpanId) ?? str(s.parent_span_id),
     name: str(s.name),
     // MLflow 3's span dicts write OTLP's field names in snake case
-    start: s.start_time ?? s.startTime ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns,
+    start: s.start_time ?? hrMillis(s.startTime) ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns,
     kind: str(s.span_kind),
     status: statusName(s.status_code ?? status?.code ?? status?.status_code),
     statusMessage: str(s.status_message) ?? str(status?.message),
@@ -655,6 +672,7 @@ function readOutputs(t: TraceCalls, s: SpanRecord): number {
   if (s.events) n += readListed(t, eventMessages(s.events(), true), true, false);
   const langfuse = langfuseGeneration((k) => attr(s, k))?.output;
   if (langfuse) n += readPartsMessages(t, jsonIn(langfuse.ref.doc, langfuse.ref.path, langfuse.value), true, false);
+  n += readListed(t, responseCalls((k) => attr(s, k)), true, false);
   return n;
 }
 
@@ -735,7 +753,7 @@ function spanTransport(s: SpanRecord): TransportSignals {
 
 /** A tool span: the result of the call it names, or a call and its result. */
 function readToolSpan(t: TraceCalls, s: SpanRecord): void {
-  const nameAttr = attr(s, ...TOOL_SPAN_KEYS.name);
+  const nameAttr = attr(s, ...TOOL_SPAN_KEYS.name) ?? conventionToolName((k) => attr(s, k));
   const name = str(nameAttr?.value) ?? s.name;
   if (name === undefined) return;
   // Strands keeps the arguments and the result in the span's events

@@ -1,6 +1,8 @@
 // Streamed model output, assembled into calls:
 // - OpenAI Chat completion chunks (`chat.completion.chunk`): tool calls grow from `delta.tool_calls[]` fragments
-//   merged by `index`; the first non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
+//   merged by `index` (also chunks that leave `object` out, and DashScope's own stream, whose
+//   `output.choices[].message` is the delta and whose `finish_reason` is "null" until the end); the first
+//   non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
 //   overwrite the real one); arguments are the concatenated fragments.
 //   A provider that resends the call (the whole arguments again, a final chunk repeating the calls, arguments so
 //   far resent with more) is read once; a new id under an index already used is another call.
@@ -33,7 +35,18 @@ import { isPlainObject, str, type Obj, keyText } from './util';
 const ANTHROPIC_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
 
 export function isChatChunk(v: unknown): v is Obj {
-  return isPlainObject(v) && v.object === 'chat.completion.chunk' && Array.isArray(v.choices);
+  if (!isPlainObject(v)) return false;
+  if (v.object === 'chat.completion.chunk') return Array.isArray(v.choices);
+  // servers that leave `object` out: every choice is a `delta`, none a whole `message`
+  if (v.object === undefined && Array.isArray(v.choices) && v.choices.length > 0) return v.choices.every((c) => isPlainObject(c) && isPlainObject(c.delta) && !('message' in c));
+  return isDashScopeChunk(v);
+}
+
+/** A chunk of DashScope's own streaming API (Qwen, not its OpenAI-compatible mode): `{output: {choices: [{message,
+ *  finish_reason}]}, request_id}`, the message a fragment (`incremental_output`) or all so far (resent, read once). */
+function isDashScopeChunk(v: unknown): v is Obj & { request_id: string; output: { choices: unknown[] } } {
+  return isPlainObject(v) && typeof v.request_id === 'string' && isPlainObject(v.output) && Array.isArray(v.output.choices)
+    && v.output.choices.length > 0 && v.output.choices.every((c) => isPlainObject(c) && isPlainObject(c.message));
 }
 
 export function isResponsesEvent(v: unknown): v is Obj {
@@ -71,8 +84,9 @@ export interface Pending {
   pieces: number;
   /** The node of the fragment that completed the arguments so far. */
   argsAt?: NodeRef;
-  /** Arguments given whole (an Anthropic block's `input` object before any delta). */
-  whole?: { value: unknown; at: NodeRef };
+  /** Arguments given whole (an Anthropic block's `input` object before any delta), and how the format sends
+   *  them when not its own way (a Chat chunk's arguments are a string: an object there is reported). */
+  whole?: { value: unknown; at: NodeRef; expect?: ArgsExpectation };
   /** Free-form text input (a custom tool's): kept as text, never read as JSON. */
   freeform?: boolean;
   /** Where a scan of the text as JSON stands: nesting depth, inside a string, after a backslash; `closed` once
@@ -169,7 +183,7 @@ export class PendingCalls {
       argsPath: [],
       argsAt: whole ? whole.at : p.argsAt ?? p.nameAt,
       args: whole ? whole.value : p.text,
-      expect: whole ? expect : 'any',
+      expect: whole ? whole.expect ?? expect : 'any',
       assembled: !whole && p.pieces > 1,
       freeform: p.freeform,
     }, turn());
@@ -254,11 +268,15 @@ export class StreamAssembler {
    *  call is a new call there (providers that send every call at index 0); a delta under the index of a call
    *  already completed, with its id or none, repeats it (a final chunk that resends the calls). */
   private chatChunk(doc: Doc, path: JsonPath, v: Obj): void {
-    const response = str(v.id) ?? '';
-    (v.choices as unknown[]).forEach((c, ci) => {
+    if (isDashScopeChunk(v)) this.chatChoices(doc, [...path, 'output', 'choices'], v.request_id, v.output.choices, 'message');
+    else this.chatChoices(doc, [...path, 'choices'], str(v.id) ?? '', v.choices as unknown[], 'delta');
+  }
+
+  private chatChoices(doc: Doc, choicesPath: JsonPath, response: string, choices: unknown[], deltaKey: 'delta' | 'message'): void {
+    choices.forEach((c, ci) => {
       if (!isPlainObject(c)) return;
       const choice = typeof c.index === 'number' ? c.index : ci;
-      const delta = c.delta;
+      const delta = c[deltaKey];
       const prefix = `${response}|${choice}|`;
       // a message starts: the calls of the one before are no longer repeated by this choice
       if (isPlainObject(delta) && delta.role === 'assistant') for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
@@ -279,16 +297,19 @@ export class StreamAssembler {
             this.complete(key); // another call under the same index
           }
           const p = this.pending(key, ['function', 'name']);
-          const tcPath = [...path, 'choices', ci, 'delta', 'tool_calls', ti];
+          const tcPath = [...choicesPath, ci, deltaKey, 'tool_calls', ti];
           if (id !== undefined && p.id === undefined) p.id = id;
           if (name !== undefined && p.name === undefined) {
             p.name = name;
             p.nameAt = { doc, path: tcPath };
           }
           if (fn && typeof fn.arguments === 'string') this.calls.fragment(p, fn.arguments, { doc, path: [...tcPath, 'function', 'arguments'] });
+          // servers that send the arguments as an object (not the format's string) send them whole
+          else if (fn && isPlainObject(fn.arguments)) p.whole ??= { value: fn.arguments, at: { doc, path: [...tcPath, 'function', 'arguments'] }, expect: 'string' };
         });
       }
-      if (typeof c.finish_reason === 'string') {
+      // DashScope sends the text "null" until the last chunk
+      if (typeof c.finish_reason === 'string' && c.finish_reason !== 'null') {
         for (const key of this.calls.keys()) {
           if (!key.startsWith(prefix)) continue;
           this.doneChat.set(key, this.calls.get(key)?.id);

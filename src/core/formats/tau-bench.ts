@@ -9,6 +9,9 @@
 // `[{id, name, arguments (an object), requestor}]` (the user simulator calls tools too), and each `role: "tool"`
 // message answers one by its `id`, with an `error` boolean (a `MultiToolMessage` holds several in
 // `tool_messages`). The tasks' `evaluation_criteria.actions` are expected calls, not calls made: not read.
+// A full-duplex (voice) simulation keeps `messages` empty (null) and records `ticks` instead: each tick's
+// `agent_tool_calls` / `user_tool_calls` (tau2's calls) and `agent_tool_results` / `user_tool_results` (its tool
+// messages), in that order, the calls of one tick one turn.
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -22,15 +25,17 @@ function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
 /** The environment's error answer (`f"Error: {e}"` and the tools' own `"Error: ..."` returns). */
 const ERROR_ANSWER = /^Error:/;
 
-function isSimulation(v: unknown): v is Obj & { messages: unknown[] } {
-  return isPlainObject(v) && 'task_id' in v && Array.isArray(v.messages) && ('termination_reason' in v || 'reward_info' in v);
+function isSimulation(v: unknown): v is Obj {
+  return isPlainObject(v) && 'task_id' in v && (Array.isArray(v.messages) || Array.isArray(v.ticks)) && ('termination_reason' in v || 'reward_info' in v);
 }
 
 function isTau2Results(v: unknown): v is Obj & { simulations: unknown[] } {
-  return isPlainObject(v) && Array.isArray(v.simulations) && Array.isArray(v.tasks) && v.simulations.every(isSimulation);
+  return isPlainObject(v) && Array.isArray(v.simulations) && v.simulations.length > 0 && (Array.isArray(v.tasks) || isPlainObject(v.info))
+    && v.simulations.every(isSimulation);
 }
 
-function readTau2Message(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): void {
+/** One tau2 message; `callsKey` is where its calls sit under `path` (a tick keeps them in its own lists). */
+function readTau2Message(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, callsKey = 'tool_calls'): void {
   if (m.role === 'tool' && Array.isArray(m.tool_messages)) {
     m.tool_messages.forEach((t, k) => { if (isPlainObject(t)) readTau2Message(b, doc, [...path, 'tool_messages', k], t); });
     return;
@@ -50,13 +55,30 @@ function readTau2Message(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): v
   const messageText = textOf(m.content);
   calls.forEach((tc, j) => {
     if (!isPlainObject(tc) || typeof tc.name !== 'string') return;
-    b.call({ name: tc.name, id: str(tc.id) || undefined, at: { doc, path: [...path, 'tool_calls', j] }, namePath: ['name'], argsPath: ['arguments'],
+    b.call({ name: tc.name, id: str(tc.id) || undefined, at: { doc, path: [...path, callsKey, j] }, namePath: ['name'], argsPath: ['arguments'],
       args: tc.arguments, expect: 'object', messageText }, turn);
   });
 }
 
-function readSimulation(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj & { messages: unknown[] }): void {
-  s.messages.forEach((m, j) => { if (isPlainObject(m)) readTau2Message(b, doc, [...path, 'messages', j], m); });
+/** A tick's calls and results, as the messages a half-duplex run would have held. */
+function readTick(b: SessionBuilder, doc: Doc, path: JsonPath, t: Obj): void {
+  for (const side of ['agent', 'user']) {
+    const calls = t[`${side}_tool_calls`];
+    if (Array.isArray(calls) && calls.length > 0) {
+      readTau2Message(b, doc, path, { role: side === 'agent' ? 'assistant' : 'user', tool_calls: calls }, `${side}_tool_calls`);
+    }
+    const results = t[`${side}_tool_results`];
+    if (Array.isArray(results)) results.forEach((r, k) => { if (isPlainObject(r)) readTau2Message(b, doc, [...path, `${side}_tool_results`, k], r); });
+  }
+  b.breakTurn();
+}
+
+function readSimulation(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
+  if (Array.isArray(s.messages) && s.messages.length > 0) {
+    s.messages.forEach((m, j) => { if (isPlainObject(m)) readTau2Message(b, doc, [...path, 'messages', j], m); });
+  } else if (Array.isArray(s.ticks)) {
+    s.ticks.forEach((t, j) => { if (isPlainObject(t)) readTick(b, doc, [...path, 'ticks', j], t); });
+  }
 }
 
 export const tauBench: FormatAdapter = {
@@ -70,7 +92,7 @@ export const tauBench: FormatAdapter = {
       const v = doc.value;
       if (isTau2Results(v)) {
         v.simulations.forEach((s, i) => {
-          const sim = s as Obj & { messages: unknown[] };
+          const sim = s as Obj;
           readSimulation(sessions.get(`${keyText(sim.task_id)}#${keyText(sim.trial ?? sim.id ?? i)}`), doc, ['simulations', i], sim);
         });
       } else if (isSimulation(v)) {

@@ -100,14 +100,14 @@ export class SessionSet {
   }
 }
 
-/** The earliest call named `name` that no result answers yet (by id or by position). */
-export function unansweredByName(b: SessionBuilder, name: string): number | undefined {
+/** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
+export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
   const answered = new Set<string | number>();
   for (const r of b.session.results) {
     if (r.callIndex !== undefined) answered.add(r.callIndex);
     if (r.callId !== undefined) answered.add(r.callId);
   }
-  const i = b.session.calls.findIndex((c, k) => c.name === name && !answered.has(k) && !(c.id !== undefined && answered.has(c.id)));
+  const i = b.session.calls.findIndex((c, k) => (name === undefined || c.name === name) && !answered.has(k) && !(c.id !== undefined && answered.has(c.id)));
   return i >= 0 ? i : undefined;
 }
 

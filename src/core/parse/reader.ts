@@ -4,6 +4,9 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Span } from '../model';
 import { topDoc, type Doc } from './doc';
 import { JSONL_NAME } from '../names';
+import { parseYaml, YAML_NAME } from './yaml';
+import { LOG_LINE } from './log-lines';
+import { valueSequence } from './sequence';
 
 export { JSONL_NAME };
 
@@ -130,7 +133,9 @@ export function shapeFromHead(text: string, fileName?: string, complete = true):
   }
   const nl = text.indexOf('\n', start);
   const first = text.slice(start, nl === -1 ? text.length : nl);
+  if (yamlText(first, fileName)) return 'document';
   if (SSE_LINE.test(first)) return 'lines';
+  if (LOG_LINE.test(first)) return 'lines';
   const named = fileName !== undefined && JSONL_NAME.test(fileName);
   const more = nl !== -1 && (text.slice(nl + 1).trim() !== '' || !complete);
   if (!more) return named && parsesAlone(first) ? 'lines' : 'document';
@@ -181,14 +186,31 @@ export function readsAsLines(text: string, fileName?: string, complete = true): 
 
 /** How the engine reads a whole text: line by line, or as one document, already parsed (a document is parsed once,
  *  here). textShape's rules; a text that is neither one document nor JSONL is one document that failed to parse. */
-export type TextReading = { shape: 'lines' } | { shape: 'document'; unit: ParsedUnit };
+export type TextReading = { shape: 'lines'; units?: Line[] } | { shape: 'document'; unit: ParsedUnit; cut?: ParseFailure };
+
+/** A file named `.yaml`/`.yml` is YAML (a recorded cassette), unless it is written as JSON (which YAML includes,
+ *  and which the JSON reader places more cheaply). `first`: its first non-blank line. */
+function yamlText(first: string, fileName?: string): boolean {
+  return fileName !== undefined && YAML_NAME.test(fileName) && !/^\s*[[{]/.test(first);
+}
 
 export function readingOf(text: string, fileName?: string): TextReading {
+  if (fileName !== undefined && YAML_NAME.test(fileName) && yamlText(text.slice(0, Math.max(text.search(/\S/), 0) + 1), fileName)) {
+    return { shape: 'document', ...parseYaml(text) };
+  }
   const head = shapeFromHead(text, fileName);
   if (head === 'lines') return { shape: 'lines' };
   const unit = parseUnit(text, 0);
-  if (unit.ok || head === 'document' || !linesAfterBrokenFirst(text, fileName)) return { shape: 'document', unit };
-  return { shape: 'lines' };
+  if (unit.ok) return { shape: 'document', unit };
+  // several JSON values one after another (parse/sequence.ts), each a unit as a line is: a text that opens with a
+  // line holding only a bracket is indented JSON, not JSONL whose first line is broken
+  const from = Math.max(text.search(/\S/), 0);
+  const nl = text.indexOf('\n', from);
+  const indented = /^[[{]\s*$/.test(text.slice(from, nl === -1 ? text.length : nl));
+  const document = head === 'document' || !linesAfterBrokenFirst(text, fileName);
+  const units = indented || document ? valueSequence(text) : undefined;
+  if (units) return { shape: 'lines', units };
+  return document ? { shape: 'document', unit } : { shape: 'lines' };
 }
 
 /** Converts offsets to 1-based line and column, from the line starts of a text. */

@@ -461,6 +461,8 @@ function keyFaults(ctx: SessionContext, call: ToolCall): { extra: string[]; miss
 /** The sorted top-level keys of a call's arguments, or null when they are not an object (a shape of its own). */
 export function shapeKeys(ctx: SessionContext, call: ToolCall): string[] | null {
   const eff = ctx.effectiveArgs(call);
+  // arguments the file never kept (a reader left them undefined) are no shape of their own
+  if (eff.args === undefined && eff.encoding === 'absent') return [];
   return isPlainObject(eff.args) && eff.encoding !== 'invalid' && eff.encoding !== 'non-object' ? Object.keys(eff.args).sort() : null;
 }
 
