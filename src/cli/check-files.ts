@@ -12,7 +12,7 @@ import { UsageError } from './files';
 import { describeLimit } from './limits';
 import { WorkerPool } from './pool';
 import { jobRunner } from './thread-jobs';
-import { CHECK_HEAP_FLAGS, growYoungHere } from './heap-flags';
+import { CHECK_HEAP_FLAGS } from './heap-flags';
 export { defaultJobs } from './pool';
 import { DiagnosticSpool } from './spool';
 import { LineBytes } from './line-bytes';
@@ -52,8 +52,6 @@ const SLICE_BYTES = 1 << 20;
 /** Slices (and groups of document parts) up to this size may be checked on this thread too (pool.ts); a larger one
  *  (a line or session longer than a slice) goes to a thread, whose heap limit answers a huge one in one line. */
 const HERE_MAX_BYTES = 4 << 20;
-/** The main thread's young generation (both halves) while it checks too: a thread's (heap-flags.ts growYoungHere). */
-const HERE_YOUNG_MB = Number(process.env.CG_HERE_YOUNG_MB) || 4;
 
 /** The bundled thread entry, next to the CLI bundle (absent when the CLI runs unbundled: then no threads). */
 function workerFile(): string | undefined {
@@ -79,12 +77,7 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<FileReport
   const heapMb = Number(process.env.CONTRACT_GUARD_THREAD_HEAP_MB) || Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
   // the threads set the run's V8 flags again as they start (heap-flags.ts)
   // this thread checks slices and parts too, with the contracts it compiled (pool.ts)
-  const answer = jobRunner(run.options, run.settings.entry);
-  const here = (job: ThreadJob & { id: number }) => {
-    growYoungHere(HERE_YOUNG_MB);
-    return answer(job);
-  };
-  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb, here);
+  const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb, jobRunner(run.options, run.settings.entry));
   try {
     const entry = run.settings.entry;
     yield* inOrder(run.targets, (t, i) => checkOnThreads(pool, t, entry, sizes[i] >= SLICE_FROM_BYTES && size > 1), Math.max(8, 4 * size));

@@ -3,7 +3,7 @@
 // a heap grows), so the run's peak memory stays near what it holds rather than what its garbage could fill. Only
 // the CLI's `check` sets them (main.ts imports this module first): never the editor's extension host, whose heap
 // is VS Code's, nor another command.
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 
 /**
@@ -22,18 +22,6 @@ export const CHECK_HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing
 /** Sets V8 flags (on the main thread as the CLI loads, on each check thread as it starts). */
 export function setHeapFlags(flags: readonly string[]): void {
   for (const flag of flags) setFlagsFromString(flag);
-}
-
-/**
- * Before the main thread checks a job itself (pool.ts): its young generation may grow, in V8's steps, until it is
- * `mb` (both halves), then no more. With the first size kept (`--semi-space-growth-factor=1`: 1 MB halves), a
- * thread's checking garbage would be scavenged four times as often, promoted early and marked again (fine-tune
- * 100 MB: ~1-2 s more CPU); grown without a cap, it reaches 2 × 16 MB. Flags are the process's: a thread's heap is
- * capped by its own limit (pool.ts YOUNG_MB), so letting the main heap grow does not grow theirs.
- */
-export function growYoungHere(mb: number): void {
-  const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-  setFlagsFromString(young && young.space_size < mb * 1048576 ? '--semi-space-growth-factor=2' : '--semi-space-growth-factor=1');
 }
 
 // `contract-guard check …`: set as this module loads, which main.ts makes the first thing the CLI does (a young

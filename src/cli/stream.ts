@@ -45,7 +45,9 @@ async function headOf(file: string, name: string): Promise<{ shape: 'lines' | 'd
     // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing; when the head
     // cannot tell, the whole is read and addText decides with its own (single) parse
     const head = shapeFromHead(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
-    return { shape: head ?? (JSONL_NAME.test(name) ? 'lines' : 'document'), whole: complete ? buf.subarray(0, bytesRead) : undefined };
+    // a whole file the head cannot tell (a first line that is not JSON alone: objects pretty-printed one after
+    // another, a broken first line) is read whole, and addText decides as checkText does, whatever its name
+    return { shape: head ?? (!complete && JSONL_NAME.test(name) ? 'lines' : 'document'), whole: complete ? buf.subarray(0, bytesRead) : undefined };
   } finally {
     await handle.close();
   }

@@ -278,7 +278,7 @@ export class TraceChecker {
     const parsed = reading.unit;
     if (parsed.ok) this.guard(parsed.doc, () => this.readDocument(parsed.doc));
     else if (text.trim() !== '') this.addParseError(parsed.failure.span.start, parsed.failure.span.end, parsed.failure.message);
-    // a YAML text cut short: what came before its first error was read, the rest is a parse error
+    // a text cut short (JSON or YAML): what came before its first error was read, the rest is a parse error
     if (reading.cut) this.addParseError(reading.cut.span.start, reading.cut.span.end, reading.cut.message);
   }
 

@@ -76,6 +76,9 @@ export interface ToolResult {
   payload?: unknown;
   payloadAt?: Anchor;
   transport: TransportSignals;
+  /** The format says the call it answers was made outside the trace (a Responses request that continues
+   *  `previous_response_id`: the calls are in that stored response): unmatched, it is no orphan. */
+  callElsewhere?: boolean;
 }
 
 /** What a definition says about a tool's effects (MCP `annotations`): absent where it says nothing. */

@@ -76,12 +76,12 @@ describe('provider API captures as real recorders write them', () => {
     assert.equal(sessions[0].tools.length, 1);
   });
 
-  it('HAR: an entry whose content is base64 is skipped, the others are read', () => {
+  it('HAR: an entry whose content is base64 is decoded and read like the others', () => {
     const trips = chatRoundTrips();
     const doc = JSON.parse(har(trips.slice(0, 2))) as { log: { entries: { response: { content: { encoding?: string; text: string } } }[] } };
     doc.log.entries[1].response.content = { encoding: 'base64', text: Buffer.from(J(trips[1].response)).toString('base64') };
     const { sessions } = read(J(doc), 'x.har');
-    assert.deepEqual(sessions[0].calls.map((c) => c.id), ['call_1']);
+    assert.deepEqual(sessions[0].calls.map((c) => c.id), ['call_1', 'call_2', 'call_3']);
     assert.deepEqual(sessions[0].results.map((x) => x.callId), ['call_1']);
   });
 

@@ -86,6 +86,31 @@ describe('real layouts (apis3): a request and its answer in one record', () => {
   });
 });
 
+describe('real layouts (apis3): Responses requests that continue a stored response', () => {
+  const output = { type: 'function_call_output', call_id: 'call_1', output: 'sunny' };
+
+  it('a request with previous_response_id answers calls made there: no orphan', () => {
+    const { sessions, codes } = read(J({ model: 'gpt-5', previous_response_id: 'resp_1', input: [output], tools: [] }));
+    assert.equal(sessions[0].results.length, 1);
+    assert.ok(!codes.includes('orphan-result'));
+  });
+
+  it('without it, the same output is an orphan', () => {
+    const { codes } = read(J({ model: 'gpt-5', input: [{ type: 'function_call', call_id: 'call_0', name: 'f', arguments: '{}' }, output], tools: [] }));
+    assert.ok(codes.includes('orphan-result'));
+  });
+
+  it('a JSONL of exchanges chained by previous_response_id', () => {
+    const text = jsonl(
+      { request: { model: 'gpt-5', input: 'hi' }, response: { id: 'resp_1', object: 'response', output: [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'get_weather', arguments: J({ city: 'Oslo' }) }] } },
+      { request: { model: 'gpt-5', previous_response_id: 'resp_1', input: [output] }, response: { id: 'resp_2', object: 'response', output: [{ type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'Sunny.' }] }] } });
+    const { sessions, codes } = read(text, 'exchanges.jsonl');
+    assert.equal(sessions.flatMap((s) => s.calls).length, 1);
+    assert.equal(sessions.flatMap((s) => s.results).length, 1);
+    assert.ok(!codes.includes('orphan-result'));
+  });
+});
+
 describe('real layouts (apis3): LiteLLM logging payload', () => {
   it('reads the answer under `response` and the tools under `model_parameters`', () => {
     const payload = { id: 'chatcmpl-1', call_type: 'acompletion', model: 'gpt-4o', status: 'success', response_cost: 0.0001,
@@ -126,6 +151,17 @@ describe('real layouts (apis3): chat streams', () => {
     assert.equal(r.format, 'stream');
     assert.equal(sessions[0].calls.length, 1);
     assert.deepEqual(sessions[0].calls[0].args, { q: 1 });
+  });
+});
+
+describe('real layouts (apis3): a chunk whose arguments are an object', () => {
+  it('keeps them (whole), and says the format sends a string', () => {
+    const text = sse({ choices: [{ delta: { tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'London', units: 'C' } }, id: '1', index: 0 }] } }] },
+      { choices: [{ finish_reason: 'tool_calls' }] }, { choices: [{ delta: { content: 'Sunny.' } }] }) + 'data: [DONE]\n\n';
+    const { sessions, codes } = read(text, 'stream.txt');
+    assert.equal(sessions[0].calls.length, 1);
+    assert.deepEqual(sessions[0].calls[0].args, { city: 'London', units: 'C' });
+    assert.ok(codes.includes('arguments-encoding'));
   });
 });
 

@@ -80,6 +80,31 @@ describe('YAML cassettes: VCR.py / pytest-recording', () => {
     assert.equal(at('extra-key'), '\\"town\\"');
   });
 
+  it('with CRLF line breaks the same call is read and the finding lands on the same key', () => {
+    const { r, at } = read(text.replace(/\n/g, '\r\n'), 'crlf.yaml');
+    assert.equal(r.calls, 1);
+    assert.equal(at('extra-key'), '\\"town\\"');
+  });
+
+  it('an SSE body in single quotes (a line break written as an empty line, long lines folded) is read event by event', () => {
+    const events = [
+      { type: 'message_start', message: { id: 'msg_q', type: 'message', role: 'assistant', content: [] } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_q', name: 'get_weather', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"town": "San Francisco, CA"}' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use' } },
+      { type: 'message_stop' },
+    ];
+    const sse = events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    // each line break of the body doubled (a single one would fold to a space), long lines folded at a space
+    const lines = sse.split('\n').map((l) => l.replace(/'/g, "''").replace('San Francisco', 'San\n        Francisco'));
+    const body = `'${lines.join('\n\n        ')}'`;
+    const doc = ['interactions:', '- request:', `    body: ${sq(chatRequest([{ role: 'user', content: 'w' }]).replace('"gpt-4o"', '"claude"'), 6)}`, '    method: POST', '    uri: https://api.anthropic.com/v1/messages', '  response:', '    body:', `      string: ${body}`, '    status:', '      code: 200', 'version: 1', ''].join('\n');
+    const { sessions } = read(doc, 'sse-quoted.yaml');
+    assert.equal(sessions[0]?.calls.length, 1);
+    assert.deepEqual(sessions[0].calls[0].args, { town: 'San Francisco, CA' });
+  });
+
   it('a `.yml` or `.yaml` file written as JSON is read as the JSON it is', () => {
     const json = JSON.stringify({ interactions: [{ request: { body: chatRequest([user]), method: 'POST', uri: 'u' }, response: { body: { string: chatResponse(assistant) }, status: { code: 200 } } }], version: 1 });
     const a = read(json, 'c.yaml');
@@ -125,7 +150,7 @@ describe('YAML cassettes: Ruby VCR', () => {
     assert.equal(sessions[0].results.length, 1);
     assert.equal(sessions[0].results[0].callId, 'toolu_1');
     assert.ok(!codes.includes('orphan-call'), codes.join());
-    assert.equal(at('type-drift'), '\\"two\\"');
+    assert.equal(at('type-drift'), '"two"');
   });
 });
 
@@ -216,6 +241,25 @@ describe('YAML cassettes: go-vcr and other layouts', () => {
     const f = r.findings.find((x) => x.code === 'extra-key')!;
     const start = doc.indexOf(b64[0]);
     assert.ok(f.span.start >= start && f.span.end <= doc.indexOf('    headers:', start), JSON.stringify(f.span));
+  });
+
+  it('base64 bodies (Ruby VCR `base64_string`, HAR `content.encoding: base64`), gzip or not, are decoded and read', () => {
+    const res = chatResponse({ role: 'assistant', content: null, tool_calls: [badCall] });
+    const req = chatRequest([{ role: 'user', content: 'hi' }]);
+    const gz = gzipSync(Buffer.from(res)).toString('base64');
+    const ruby = ['---', 'http_interactions:', '- request:', '    method: post', '    uri: u', '    body:', '      encoding: UTF-8', `      string: ${sq(req, 8)}`, '  response:', '    status:', '      code: 200', '    body:', '      encoding: ASCII-8BIT', `      base64_string: |`, ...gz.match(/.{1,60}/g)!.map((l) => `        ${l}`), 'recorded_with: VCR 6.3.1', ''].join('\n');
+    const a = read(ruby, 'b64.yml');
+    assert.equal(a.sessions[0]?.calls.length, 1);
+    const f = a.r.findings.find((x) => x.code === 'extra-key')!;
+    assert.ok(f.span.start >= ruby.indexOf('base64_string') && f.span.end <= ruby.length, JSON.stringify(f.span));
+    const har = JSON.stringify({ log: { version: '1.2', entries: [{ request: { method: 'POST', url: 'u', postData: { mimeType: 'application/json', text: req } }, response: { status: 200, content: { mimeType: 'application/json', encoding: 'base64', text: Buffer.from(res).toString('base64') } } }] } });
+    const b = read(har, 'session.har');
+    assert.equal(b.r.format, 'http-cassette');
+    assert.equal(b.sessions[0]?.calls.length, 1);
+    assert.ok(b.codes.includes('extra-key'));
+    // not base64 at all, or not text once decoded: nothing read, no crash
+    const junk = read(har.replace(/"text":"[A-Za-z0-9+/=]+"}}/, '"text":"%%%"}}'), 'junk.har');
+    assert.equal(junk.r.calls, 0);
   });
 
   it('a literal block with an indentation indicator (`|2-`: the text starts with spaces) maps its characters', () => {

@@ -4,7 +4,11 @@
 // from the formats' rules.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { checkText, type Session } from '../../src/core';
+import { checkFile } from '../../src/cli/stream';
 
 function read(text: string, fileName: string, packs = false) {
   const r = checkText(text, { fileName, keepModel: true, packs });
@@ -226,6 +230,33 @@ describe('real layouts (coding1): Qwen Code records without uuid', () => {
     assert.equal(r.format, 'qwen-code');
     assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.args]), [['run_shell_command', { command: 'go build ./...' }]]);
     assert.deepEqual(sessions[0].results.map((x) => [x.callId, x.transport.isError]), [['call_1', true]]);
+  });
+});
+
+// ---- A session log whose records are pretty-printed one after another, named .jsonl -------------------------------
+
+describe('real layouts (coding1): pretty-printed records in a .jsonl file', () => {
+  it('the CLI reads it as checkText does (it was read line by line: parse errors, 0 calls)', async () => {
+    const rec = (uuid: string, type: string, content: unknown) =>
+      ({ parentUuid: null, isSidechain: false, userType: 'external', cwd: '/p', sessionId: 'S-pretty', version: '1.0.3', type, message: { role: type, content }, uuid, timestamp: '2025-05-26T07:27:40.079Z' });
+    const text = [
+      rec('u1', 'user', 'add a config file'),
+      rec('a1', 'assistant', [{ type: 'tool_use', id: 'toolu_1', name: 'LS', input: { path: '/p' } }]),
+      rec('u2', 'user', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '- /p/' }]),
+    ].map((r) => JSON.stringify(r, null, 4)).join('\n') + '\n';
+    const dir = mkdtempSync(join(tmpdir(), 'cg-coding1-'));
+    try {
+      const file = join(dir, 'session.jsonl');
+      writeFileSync(file, text);
+      const { result } = await checkFile(file, {});
+      const whole = checkText(text, { fileName: file });
+      assert.equal(result.format, 'claude-code');
+      assert.equal(result.calls, 1);
+      assert.equal(result.calls, whole.calls);
+      assert.ok(!result.findings.some((f) => f.code === 'parse-error'), result.findings.map((f) => f.code).join());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

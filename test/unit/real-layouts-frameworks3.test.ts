@@ -177,6 +177,42 @@ describe('Agno', () => {
   });
 });
 
+describe('Agno events without ids', () => {
+  it('reads a run that stored only its events, whose tools name no tool_call_id: the completion answers the earliest open call of that tool', () => {
+    const run = { run_id: 'r', session_id: 's', content: '', messages: [], status: 'cancelled', events: [
+      { event: 'ToolCallStarted', run_id: 'r', tool: { tool_name: 'list_assets', tool_args: { workspace_id: 'w' } } },
+      { event: 'ToolCallStarted', run_id: 'r', tool: { tool_name: 'list_assets', tool_args: { workspace_id: 'v' } } },
+      { event: 'ToolCallCompleted', run_id: 'r', tool: { tool_name: 'list_assets', result: { total: 2 } } },
+      { event: 'ToolCallCompleted', run_id: 'r', tool: { tool_name: 'render', tool_args: { id: 1 }, result: 'ok', tool_call_error: false } },
+    ] };
+    const { r, sessions, codes } = read(JSON.stringify(run));
+    assert.equal(r.format, 'agno');
+    assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.args]), [['list_assets', { workspace_id: 'w' }], ['list_assets', { workspace_id: 'v' }], ['render', { id: 1 }]]);
+    assert.deepEqual(sessions[0].results.map((x) => [x.callIndex, x.payload]), [[0, { total: 2 }], [2, 'ok']], 'a completion with no call before it is its own call');
+    assert.deepEqual(codes.filter((c) => c === 'orphan-result'), []);
+  });
+});
+
+describe('AutoGen 0.2 / AG2 chat histories', () => {
+  it('pairs tool_responses entries by tool_call_id (a ChatResult and a bare history), where the chat reader saw an orphan call and an orphan result', () => {
+    const history = [
+      { content: 'add 2 and 3, then double 4', role: 'assistant', name: 'user_proxy' },
+      { tool_calls: [{ id: 'call_1', function: { arguments: '{"a": 2, "b": 3}', name: 'add' }, type: 'function' },
+        { id: 'call_2', function: { arguments: '{"x": 4}', name: 'double' }, type: 'function' }], content: null, role: 'assistant' },
+      { content: '5\n\n8', tool_responses: [{ tool_call_id: 'call_2', role: 'tool', content: '8' }, { tool_call_id: 'call_1', role: 'tool', content: '5' }], role: 'tool', name: 'user_proxy' },
+      { content: '5 and 8. TERMINATE', role: 'user', name: 'assistant' },
+    ];
+    for (const doc of [history, { chat_id: null, chat_history: history, summary: '5 and 8', cost: {}, human_input: [] }]) {
+      const { r, sessions, codes } = read(JSON.stringify(doc));
+      assert.equal(r.format, 'autogen');
+      assert.deepEqual(sessions[0].calls.map((c) => [c.id, c.args]), [['call_1', { a: 2, b: 3 }], ['call_2', { x: 4 }]]);
+      assert.deepEqual(paired(sessions[0]), ['call_2', 'call_1']);
+      assert.deepEqual(sessions[0].results.map((x) => x.payload), ['8', '5']);
+      assert.deepEqual(orphans(codes), []);
+    }
+  });
+});
+
 // ---- CrewAI ----------------------------------------------------------------------------------------------------
 
 const task = (agent: string, messages: unknown[]) => ({ description: `task of ${agent}`, name: null, expected_output: 'a number', summary: 'task...', raw: 'done', pydantic: null, json_dict: null, agent, output_format: 'raw', messages });

@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkText, type Session } from '../../src/core';
+import { startsLikeJson } from '../../src/extension/reading';
 
 function read(text: string, fileName = 'trace.json') {
   const r = checkText(text, { fileName, keepModel: true, packs: false });
@@ -321,8 +322,7 @@ describe('an MCP log that begins after its requests', () => {
 });
 
 describe('the editor opens Claude Desktop MCP logs', () => {
-  it('a `.log` that starts with a framed log line is given to the core', async () => {
-    const { startsLikeJson } = await import('../../src/extension/reading');
+  it('a `.log` that starts with a framed log line is given to the core', () => {
     assert.equal(startsLikeJson('2026-03-01T09:39:03.047Z [filesystem] [info] Initializing server... { metadata: undefined }\n'), true);
     assert.equal(startsLikeJson('[2024-05-01 10:00] INFO started\n'), false);
   });

@@ -18,6 +18,7 @@ export const orphanResult: Check = {
     if (results.length === 0 && state.unmatched.length === 0) return;
     const pairing = ctx.pairing;
     const report = (result: ToolResult) => {
+      if (result.callElsewhere) return;
       const message = result.callId ? `result for ${result.callId} matches no call in this session` : 'result answers no call: no unanswered call precedes it';
       ctx.report({ code: 'orphan-result', message, at: result.at });
     };

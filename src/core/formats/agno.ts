@@ -19,7 +19,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import { SessionBuilder, type NodeRef } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, str, waitingFor, type Obj } from './util';
+import { at, isPlainObject, str, unansweredByName, waitingFor, type Obj } from './util';
 
 function isAgnoMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.role === 'string' && ('from_history' in v || 'stop_after_tool_call' in v || 'tool_call_error' in v);
@@ -42,7 +42,8 @@ function isRun(v: unknown): v is Obj {
   if (!isPlainObject(v)) return false;
   const msgs = isMessageList(v.messages);
   const tools = Array.isArray(v.tools) && v.tools.length > 0 && v.tools.every(isToolExecution);
-  return (msgs || tools) && ('run_id' in v || 'content' in v || 'agent_id' in v || 'team_id' in v || 'session_id' in v || msgs);
+  const events = Array.isArray(v.events) && v.events.some(isToolEvent) && 'run_id' in v;
+  return (msgs || tools || events) && ('run_id' in v || 'content' in v || 'agent_id' in v || 'team_id' in v || 'session_id' in v || msgs);
 }
 
 function runsOf(v: unknown): { path: string[]; runs: unknown[] } | undefined {
@@ -112,14 +113,40 @@ class RunReader {
     if (done) this.answer(ref, id, key, t[key], t.tool_call_error);
   }
 
+  /** A tool of a run event: a call when it starts (or when its completion is all there is), its outcome when done;
+   *  without a `tool_call_id` the outcome answers the earliest open call of that tool. */
+  event(ref: NodeRef, t: Obj, done: boolean, failed: boolean): void {
+    const id = str(t.tool_call_id);
+    const name = t.tool_name as string;
+    let callIndex = id === undefined ? unansweredByName(this.b, name) : undefined;
+    if (id === undefined ? callIndex === undefined || !done : !this.seen.has(id)) {
+      this.call(ref, name, id, ['tool_name'], ['tool_args'], t.tool_args, this.b.currentTurn());
+      if (id === undefined) callIndex = this.b.session.calls.length - 1;
+    }
+    if (!done) return;
+    const key = 'result' in t ? 'result' : 'content';
+    const error = failed || t.tool_call_error === true ? true : typeof t.tool_call_error === 'boolean' ? false : undefined;
+    if (id !== undefined) this.answer(ref, id, key, t[key], error);
+    else this.b.result({ at: ref, callIndex, payloadPath: [key], payload: t[key], transport: error === undefined ? undefined : { isError: error } });
+  }
+
   run(ref: NodeRef, r: Obj): void {
     const msgs = isMessageList(r.messages) ? r.messages : [];
     const fromMessages = msgs.some((m) => m.from_history !== true && messageCalls(m));
     if (fromMessages) msgs.forEach((m, i) => this.message(at(ref, 'messages', i), m));
-    else if (Array.isArray(r.tools)) {
+    else if (Array.isArray(r.tools) && r.tools.some(isToolExecution)) {
       const turn = this.b.newTurn();
       r.tools.forEach((t, i) => { if (isToolExecution(t)) this.execution(at(ref, 'tools', i), t, turn); });
       this.b.breakTurn();
+    } else if (Array.isArray(r.events)) {
+      // a run that stored its events (`store_events`) and no messages
+      r.events.forEach((e, i) => {
+        if (!isToolEvent(e)) return;
+        const { key, list } = eventTools(e);
+        list.forEach((t, j) => {
+          if (isEventTool(t)) this.event(key === 'tool' ? at(ref, 'events', i, 'tool') : at(ref, 'events', i, 'tools', j), t, DONE_EVENTS.has(e.event as string), e.event === 'ToolCallError');
+        });
+      });
     }
   }
 }
@@ -136,13 +163,18 @@ function readRun(ref: NodeRef, r: Obj, emit: (s: Session) => void): void {
 const CALL_EVENTS = new Set(['ToolCallStarted', 'TeamToolCallStarted']);
 const DONE_EVENTS = new Set(['ToolCallCompleted', 'TeamToolCallCompleted', 'ToolCallError', 'TeamToolCallError']);
 
+/** An event's tool: a ToolExecution, of which some writers keep only the name and the args or the result. */
+function isEventTool(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.tool_name === 'string';
+}
+
 function eventTools(v: Obj): { key: string; list: unknown[] } {
-  if (isToolExecution(v.tool)) return { key: 'tool', list: [v.tool] };
+  if (isEventTool(v.tool)) return { key: 'tool', list: [v.tool] };
   return { key: 'tools', list: Array.isArray(v.tools) ? v.tools : [] };
 }
 
 function isToolEvent(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.event === 'string' && (CALL_EVENTS.has(v.event) || DONE_EVENTS.has(v.event)) && eventTools(v).list.some(isToolExecution);
+  return isPlainObject(v) && typeof v.event === 'string' && (CALL_EVENTS.has(v.event) || DONE_EVENTS.has(v.event)) && eventTools(v).list.some(isEventTool);
 }
 
 /** Any run event (`{event, run_id | session_id}`), the ones that say nothing of tools included. */
@@ -165,12 +197,10 @@ class EventReader {
     let r = this.readers.get(key);
     if (!r) this.readers.set(key, (r = new RunReader(this.sessionFor(key))));
     const { key: field, list } = eventTools(v);
-    const turn = r.b.currentTurn();
+    const done = DONE_EVENTS.has(v.event as string);
+    const failed = v.event === 'ToolCallError' || v.event === 'TeamToolCallError';
     list.forEach((t, i) => {
-      if (!isToolExecution(t)) return;
-      const where = field === 'tool' ? at(ref, 'tool') : at(ref, 'tools', i);
-      if (DONE_EVENTS.has(v.event as string)) r.execution(where, v.event === 'ToolCallError' || v.event === 'TeamToolCallError' ? { ...t, tool_call_error: true } : t, turn);
-      else r.execution(where, { ...t, result: null, content: undefined }, turn);
+      if (isEventTool(t)) r.event(field === 'tool' ? at(ref, 'tool') : at(ref, 'tools', i), t, done, failed);
     });
   }
 }

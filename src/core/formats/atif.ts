@@ -20,14 +20,15 @@ function isStep(s: unknown): s is Obj {
   return isPlainObject(s) && typeof s.source === 'string' && SOURCES.has(s.source);
 }
 
-function callsLikeAtif(s: Obj): boolean {
+function callsLikeAtif(s: unknown): boolean {
+  if (!isPlainObject(s)) return false;
   return Array.isArray(s.tool_calls) && s.tool_calls.some((c) => isPlainObject(c) && typeof c.function_name === 'string');
 }
 
 function isTrajectory(v: unknown): v is Obj & { steps: unknown[] } {
   if (!isPlainObject(v) || !Array.isArray(v.steps)) return false;
   if (typeof v.schema_version === 'string' && /^ATIF-v\d/.test(v.schema_version)) return true;
-  return isPlainObject(v.agent) && typeof v.agent.name === 'string' && v.steps.length > 0 && v.steps.every(isStep) && v.steps.some((s) => callsLikeAtif(s as Obj));
+  return isPlainObject(v.agent) && typeof v.agent.name === 'string' && v.steps.length > 0 && v.steps.every(isStep) && v.steps.some(callsLikeAtif);
 }
 
 /** An embedded sub-agent trajectory: the same shape, its version and session id optional. */

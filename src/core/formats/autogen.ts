@@ -11,11 +11,16 @@
 //   a `TeamState` keeps each agent's state under `agent_states` (a `ChatAgentContainerState` wraps it in
 //   `agent_state`) and the manager's `message_thread`, a copy of what the agents said: each agent's context is
 //   one session, and the thread is read only when no agent context is there.
+// - AutoGen 0.2 / AG2 (`autogen.agentchat`): a chat history (`ChatResult.chat_history`, an agent's `chat_messages`, a
+//   group chat's `messages`) is OpenAI chat messages, except that a tool message lists its answers in
+//   `tool_responses` (`[{tool_call_id, role: "tool", content}]`): each pairs by `tool_call_id`. No error flag is kept
+//   (a failed tool's content reads "Error: …").
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
 import { at, isPlainObject, str, type Obj } from './util';
+import { readChatMessage } from './openai-chat';
 
 const CALLS = new Set(['ToolCallRequestEvent', 'AssistantMessage']);
 const RESULTS = new Set(['ToolCallExecutionEvent', 'FunctionExecutionResultMessage']);
@@ -134,14 +139,43 @@ function readTeam(ref: NodeRef, team: Obj & { agent_states: Obj }, emit: (s: Ses
   if (contexts === 0) for (const t of threads) readList(t.ref, t.list, emit, t.name);
 }
 
+// ---- 0.2 / AG2 chat histories ---------------------------------------------------------------------------------
+
+function hasToolResponses(m: unknown): m is Obj & { tool_responses: unknown[] } {
+  return isPlainObject(m) && Array.isArray(m.tool_responses) && m.tool_responses.some((r) => isPlainObject(r) && typeof r.tool_call_id === 'string');
+}
+
+function isChatHistory(v: unknown): v is Obj[] {
+  return Array.isArray(v) && v.length > 0 && v.every((m) => isPlainObject(m) && typeof m.role === 'string') && v.some(hasToolResponses);
+}
+
+function chatResultHistory(v: unknown): unknown[] | undefined {
+  return isPlainObject(v) && isChatHistory(v.chat_history) && ('summary' in v || 'cost' in v || 'chat_id' in v) ? v.chat_history : undefined;
+}
+
+function readChatHistory(ref: NodeRef, list: Obj[], emit: (s: Session) => void): void {
+  singleSession((b) => list.forEach((m, i) => {
+    const mref = at(ref, i);
+    if (hasToolResponses(m)) {
+      m.tool_responses.forEach((r, j) => {
+        if (isPlainObject(r) && typeof r.tool_call_id === 'string') b.result({ at: at(mref, 'tool_responses', j), callId: r.tool_call_id, payloadPath: ['content'], payload: r.content });
+      });
+      b.breakTurn();
+    } else readChatMessage(b, mref.doc, mref.path, m);
+  }), emit);
+}
+
 export const autogen: FormatAdapter = {
   id: 'autogen',
   document: {
-    claims: (v) => isTaskResult(v) || isMessageList(v) || isAgentState(v) || isTeamState(v),
+    claims: (v) => isTaskResult(v) || isMessageList(v) || isAgentState(v) || isTeamState(v) || isChatHistory(v) || chatResultHistory(v) !== undefined,
     read(doc, emit) {
       const v = doc.value;
       const root: NodeRef = { doc, path: [] };
-      if (isTeamState(v)) readTeam(root, v, emit);
+      const history = chatResultHistory(v);
+      if (history) readChatHistory(at(root, 'chat_history'), history as Obj[], emit);
+      else if (isChatHistory(v)) readChatHistory(root, v, emit);
+      else if (isTeamState(v)) readTeam(root, v, emit);
       else if (isTaskResult(v)) readList(at(root, 'messages'), v.messages, emit);
       else if (isAgentState(v)) {
         const ctx = contextOf(v);

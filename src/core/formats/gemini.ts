@@ -492,7 +492,7 @@ function liveKey(v: unknown): { kind: string; key: string; body: Obj } | undefin
   if (!isPlainObject(v)) return undefined;
   for (const kind of LIVE_FRAMES) {
     const key = keyOf(v, kind);
-    if (key !== undefined && isPlainObject(v[key])) return { kind, key, body: v[key] as Obj };
+    if (key !== undefined && isPlainObject(v[key])) return { kind, key, body: v[key] };
   }
   return undefined;
 }
@@ -511,7 +511,7 @@ function readLive(b: SessionBuilder, doc: Doc, v: Obj): boolean {
   if (!m) return false;
   const list = (camel: string): { key: string; items: unknown[] } | undefined => {
     const k = keyOf(m.body, camel);
-    return k !== undefined && Array.isArray(m.body[k]) ? { key: k, items: m.body[k] as unknown[] } : undefined;
+    return k !== undefined && Array.isArray(m.body[k]) ? { key: k, items: m.body[k] } : undefined;
   };
   if (m.kind === 'setup') readGeminiTools(b, doc, [m.key, 'tools'], m.body.tools);
   else if (m.kind === 'toolCall') {

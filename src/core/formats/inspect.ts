@@ -162,7 +162,7 @@ function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unk
       const messageText = textOf(m.content);
       for (const j of uses) {
         readToolUse(b, doc, [...at, 'content', j], (m.content as Obj[])[j] as Obj & { name: string }, seen, turn, messageText);
-        seen.messageCalls.add(str(((m.content as Obj[])[j] as Obj).id));
+        seen.messageCalls.add(str((m.content as Obj[])[j].id));
       }
       (Array.isArray(m.tool_calls) ? m.tool_calls : []).forEach((tc, j) => {
         if (!isPlainObject(tc) || typeof tc.function !== 'string') return;
@@ -193,7 +193,7 @@ function readModelEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, see
     const msgPath = [...path, 'output', 'choices', k, 'message'];
     const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
     let turn: number | undefined;
-    const uses = toolUses(msg).filter((j) => !seen.messageCalls.take(str(((msg.content as Obj[])[j] as Obj).id)));
+    const uses = toolUses(msg).filter((j) => !seen.messageCalls.take(str((msg.content as Obj[])[j].id)));
     for (const j of uses) {
       turn ??= b.newTurn();
       readToolUse(b, doc, [...msgPath, 'content', j], (msg.content as Obj[])[j] as Obj & { name: string }, seen, turn, textOf(msg.content));

@@ -142,7 +142,7 @@ export const ollama: FormatAdapter = {
           const [request, response] = parts;
           readRequest(b, request, request.value as Obj & { messages: Obj[] });
           const s = new ChatStream(b);
-          s.event(response, [], response.value as Obj);
+          s.event(response, [], response.value);
           s.finish();
           return;
         }

@@ -1,21 +1,22 @@
 // HTTP recordings of many exchanges with a model API, as test recorders and browsers save them:
 // - HAR 1.2 (browser devtools "Save all as HAR", Polly.js): `{log: {entries: [{request: {method, url, postData:
 //   {mimeType, text}}, response: {status, content: {mimeType, text, encoding?}}}]}}`; a `content.encoding` of
-//   `base64` is a body this reader cannot point into, so it is skipped;
+//   `base64` is decoded (and inflated when gzip), its findings spread across the encoded text;
 // - VCR cassettes saved as JSON: Ruby VCR (and rVCR, vcr for R) `{http_interactions: [{request: {method, uri,
 //   body: {encoding, string}}, response: {status: {code}, body: {encoding, string}}}], recorded_with}` and VCR.py's
 //   JSON serializer `{interactions: [{request: {body (string or null), method, uri}, response: {body: {string},
 //   status: {code}}}], version}` (and its YAML, the default: parse/yaml.ts; a JSON body may be saved decoded as
 //   `parsed_body`); go-vcr's YAML `{interactions: [{request: {body, url}, response: {body, code}}]}` (string
 //   bodies); JavaScript recorders that write the same camelCased (`httpInteractions`, a string
-//   `body`, `bodyEncoding`: a `base64` body is skipped);
+//   `body`, `bodyEncoding`: a `base64` body is decoded like HAR's);
 // - nock recordings (nock.ts) of any provider (Bedrock's are read by the Bedrock reader).
 // Each request body holds the conversation so far and each response body what the model answered (JSON or a
 // server-sent-events text). Read in order into one conversation, a later request repeats what came before: a
 // call, result or text met again is an echo, read once (`mergeEchoes`, also how Bedrock's nock recordings and batch
 // records are merged).
 import type { AssistantText, Session, ToolCall, ToolResult } from '../model';
-import type { Doc, JsonPath } from '../parse/doc';
+import { partDoc, spanOf, type Doc, type JsonPath } from '../parse/doc';
+import { binaryText } from '../parse/yaml';
 import { isNockRecording, nockExchanges } from './nock';
 import { isPlainObject, type Obj } from './util';
 
@@ -34,6 +35,34 @@ export interface RecordedExchange {
 const body = (doc: Doc, path: JsonPath, value: unknown): RecordedBody | undefined =>
   value === undefined || value === null || value === '' ? undefined : { doc, path, value };
 
+/** Past this many characters a base64 body is left unread (its offset map holds one entry per character). */
+const ENCODED_MAX = 1 << 21;
+
+/** A body recorded as base64 (HAR `content.encoding: base64`, Ruby VCR `base64_string`, `bodyEncoding: base64`),
+ *  often gzip: decoded and inflated, then read like any body; a finding in it falls on the encoded text, spread
+ *  across it (there is no character of the encoding that is a character of the body). */
+function encodedBody(doc: Doc, path: JsonPath, encoded: unknown): RecordedBody | undefined {
+  if (typeof encoded !== 'string' || encoded === '' || encoded.length > ENCODED_MAX) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(encoded.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  } catch {
+    return undefined; // not base64
+  }
+  const decoded = binaryText(bytes);
+  if (decoded === undefined || decoded.trim() === '') return undefined;
+  // a document of one member, `{"b": <the body>}`, whose characters map across the encoded string in the file
+  const text = `{"b":${JSON.stringify(decoded)}}`;
+  const at = spanOf({ doc, path });
+  const width = Math.max(at.end - at.start, 1);
+  const map = { text: [] as number[], file: [] as number[] };
+  for (let i = 0; i < text.length; i++) {
+    map.text.push(i);
+    map.file.push(at.start + Math.floor((i * width) / text.length));
+  }
+  return { doc: partDoc(text, at.start, { b: decoded }, map), path: ['b'], value: decoded };
+}
+
 function harExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
   const log = v.log;
   if (!isPlainObject(log) || !Array.isArray(log.entries)) return undefined;
@@ -45,18 +74,21 @@ function harExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
     const post = isPlainObject(req.postData) ? req.postData : undefined;
     const content = isPlainObject(res) && isPlainObject(res.content) ? res.content : undefined;
     const base64 = content?.encoding === 'base64';
+    const text: JsonPath = ['log', 'entries', i, 'response', 'content', 'text'];
     return {
       request: post ? body(doc, ['log', 'entries', i, 'request', 'postData', 'text'], post.text) : undefined,
-      response: content && !base64 ? body(doc, ['log', 'entries', i, 'response', 'content', 'text'], content.text) : undefined,
+      response: content && base64 ? encodedBody(doc, text, content.text) : content ? body(doc, text, content.text) : undefined,
     };
   });
 }
 
-/** A VCR body: `{string}` (Ruby VCR, VCR.py responses; `base64_string` is skipped) or a plain string (VCR.py requests). */
+/** A VCR body: `{string}` (Ruby VCR, VCR.py responses), Ruby VCR's `{base64_string}`, or a plain string (VCR.py
+ *  requests, go-vcr; base64 when `bodyEncoding` says so). */
 function vcrBody(doc: Doc, path: JsonPath, b: unknown, encoding: unknown): RecordedBody | undefined {
-  if (encoding === 'base64') return undefined;
+  if (encoding === 'base64') return encodedBody(doc, path, b);
   if (typeof b === 'string') return body(doc, path, b);
   if (isPlainObject(b) && typeof b.string === 'string') return body(doc, [...path, 'string'], b.string);
+  if (isPlainObject(b) && typeof b.base64_string === 'string') return encodedBody(doc, [...path, 'base64_string'], b.base64_string);
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import { JSONL_NAME } from '../names';
 import { parseYaml, YAML_NAME } from './yaml';
 import { LOG_LINE } from './log-lines';
 import { valueSequence } from './sequence';
+import { keptPrefix } from './truncated';
 
 export { JSONL_NAME };
 
@@ -186,6 +187,7 @@ export function readsAsLines(text: string, fileName?: string, complete = true): 
 
 /** How the engine reads a whole text: line by line, or as one document, already parsed (a document is parsed once,
  *  here). textShape's rules; a text that is neither one document nor JSONL is one document that failed to parse. */
+/** `cut`: where a document cut short stopped being readable (what came before it is `unit`). */
 export type TextReading = { shape: 'lines'; units?: Line[] } | { shape: 'document'; unit: ParsedUnit; cut?: ParseFailure };
 
 /** A file named `.yaml`/`.yml` is YAML (a recorded cassette), unless it is written as JSON (which YAML includes,
@@ -210,7 +212,10 @@ export function readingOf(text: string, fileName?: string): TextReading {
   const document = head === 'document' || !linesAfterBrokenFirst(text, fileName);
   const units = indented || document ? valueSequence(text) : undefined;
   if (units) return { shape: 'lines', units };
-  return document ? { shape: 'document', unit } : { shape: 'lines' };
+  if (!document) return { shape: 'lines' };
+  // a document cut short: what came before the break is read (parse/truncated.ts), the break is the parse error
+  const kept = keptPrefix(text, unit.failure.span.start);
+  return kept ? { shape: 'document', unit: { ok: true, doc: kept }, cut: unit.failure } : { shape: 'document', unit };
 }
 
 /** Converts offsets to 1-based line and column, from the line starts of a text. */

@@ -261,8 +261,9 @@ function stringOffsets(text: string, node: { type?: string | null; range?: [numb
   return mapped && mapped.value === value ? mapped.src : spread(value.length, start, end);
 }
 
-/** The text of a `!!binary` body: gzip or zlib data inflated, then UTF-8 (undefined when it is not text). */
-function binaryText(bytes: Uint8Array): string | undefined {
+/** The text of a binary body (a `!!binary` scalar, a base64 body of a recording): gzip or zlib data inflated, then
+ *  UTF-8 (undefined when it is not text). */
+export function binaryText(bytes: Uint8Array): string | undefined {
   let data = bytes;
   try {
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) data = gunzipSync(bytes);
