@@ -49,8 +49,9 @@ const SLICE_FROM_BYTES = Number(process.env.CONTRACT_GUARD_SLICE_BYTES) || 32 <<
 /** The first slice is small: it tells cheaply whether the file's lines stand alone. */
 const PROBE_BYTES = 1 << 18;
 const SLICE_BYTES = 1 << 20;
-/** Slices (and groups of document parts) up to this size may be checked on this thread too (pool.ts); a larger one
- *  (a line or session longer than a slice) goes to a thread, whose heap limit answers a huge one in one line. */
+/** Slices up to this size may be checked on this thread too (pool.ts); a larger one (a line or session longer than
+ *  a slice) goes to a thread, whose heap limit answers a huge one in one line. Never a document's groups of parts:
+ *  this thread splits the document meanwhile, and its held parts piled up (OTLP 100 MB: 169-237 MB against 190-198). */
 const HERE_MAX_BYTES = 4 << 20;
 
 /** The bundled thread entry, next to the CLI bundle (absent when the CLI runs unbundled: then no threads). */
@@ -76,7 +77,7 @@ export async function* checkFiles(run: CheckFilesRun): AsyncGenerator<FileReport
   // each thread's heap: a share of the memory, 512 MB to 4 GB (CONTRACT_GUARD_THREAD_HEAP_MB sets it, for tests)
   const heapMb = Number(process.env.CONTRACT_GUARD_THREAD_HEAP_MB) || Math.max(512, Math.min(4096, Math.floor(os.totalmem() / 1048576 / (size + 1))));
   // the threads set the run's V8 flags again as they start (heap-flags.ts)
-  // this thread checks slices and parts too, with the contracts it compiled (pool.ts)
+  // this thread checks slices too, with the contracts it compiled (pool.ts)
   const pool = new WorkerPool<ThreadJob, ThreadAnswer>(file, size, { ...run.settings, heapFlags: CHECK_HEAP_FLAGS }, heapMb, jobRunner(run.options, run.settings.entry));
   try {
     const entry = run.settings.entry;
@@ -230,10 +231,10 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
 
 /** Hands jobs of one file to the pool in order, each answered with a `part` (`onReply` sees the whole reply
  *  first); returns once at most two per thread are out. */
-function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer: ArrayBuffer[] | undefined, size: number) => Promise<Later<R>> {
+function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer?: ArrayBuffer[], hereToo?: boolean) => Promise<Later<R>> {
   const out = new Set<Promise<unknown>>();
-  return async (job, transfer, size) => {
-    const p = ask(pool, job, t, transfer, size <= HERE_MAX_BYTES).then((a) => {
+  return async (job, transfer, hereToo) => {
+    const p = ask(pool, job, t, transfer, hereToo).then((a) => {
       onReply?.(a);
       return (a as unknown as { part: R }).part;
     });
@@ -258,7 +259,7 @@ function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, 
     const job: SliceJob = { kind: 'slice', bytes: own.buffer as ArrayBuffer, length: own.byteLength, line, first, name, rel: t.rel };
     first = false;
     line += newlinesIn(own); // counted before the bytes move
-    return send(job, [job.bytes], own.byteLength);
+    return send(job, [job.bytes], own.byteLength <= HERE_MAX_BYTES);
   };
 }
 
@@ -274,7 +275,7 @@ function partsIo(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): Par
   const send = outbox<PartsReply['part']>(pool, t);
   const name = t.file.replace(/\.gz$/i, '');
   return {
-    send: (parts) => send({ kind: 'parts', parts, name }, undefined, parts.reduce((n, p) => n + p.text.length, 0)),
+    send: (parts) => send({ kind: 'parts', parts, name }),
     whole: () => wholeFile(pool, t),
   };
 }

@@ -111,11 +111,12 @@ export class WorkerPool<Job extends object, Reply> {
     for (const s of this.slots) if (!slot || s.waiting.size < slot.waiting.size) slot = s;
     const here = hereToo ? this.here : undefined;
     // this thread is one of the `limit` workers for the jobs it takes (a job it may not take can have a thread
-    // more); it takes one only when every thread it may have is started and busy, as its own work (reading, handing
-    // out, writing the report) comes first and a job here, done at once, would always find it free
+    // more); it takes one only when every thread it may have is started and has one more waiting behind the one it
+    // checks: its own work (reading, handing out, writing the report) comes first, a job here, done at once, would
+    // always find it free, and a thread must not run dry while this one checks
     const threads = here ? this.limit - 1 : this.limit;
     if ((!slot || slot.waiting.size > 0) && this.slots.length < threads) slot = this.start();
-    else if (here && slot && here.waiting < slot.waiting.size) return here.run({ ...job, id: this.nextId++ });
+    else if (here && slot && here.waiting < slot.waiting.size - 1) return here.run({ ...job, id: this.nextId++ });
     slot ??= this.start();
     const id = this.nextId++;
     const chosen = slot;

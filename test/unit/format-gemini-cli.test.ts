@@ -3,13 +3,11 @@
 // responses in user messages), saved chats of Content, `--output-format stream-json` output and `logs.json`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 import { spanOf } from '../../src/core/parse/doc';
 
 function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions };
+  return readModel(text, { fileName });
 }
 
 const jsonl = (...lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';

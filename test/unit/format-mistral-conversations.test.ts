@@ -2,13 +2,11 @@
 // Every trace here is small and written for the test, after the layout the API documents.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName = 'conversation.json') {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code).sort();
-  return { r, sessions, codes };
+  const m = readModel(text, { fileName });
+  return { ...m, codes: [...m.codes].sort() };
 }
 
 const J = JSON.stringify;

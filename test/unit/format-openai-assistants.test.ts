@@ -2,12 +2,10 @@
 // call's result. Traces are small and written for the test after the API's documented shapes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions, codes: r.findings.map((f) => f.code) };
+  return readModel(text, { fileName });
 }
 
 const J = JSON.stringify;

@@ -102,3 +102,9 @@ export function benchTraces(): BenchTraces {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(path.join(ROOT, 'test', 'bench', 'formats.js')) as BenchTraces;
 }
+
+/** A trace written in a test, read with no built-in packs and its model kept: the result, its sessions, its codes. */
+export function readModel(text: string, options: CheckOptions = {}): { r: ReturnType<typeof checkText>; sessions: Session[]; codes: string[] } {
+  const r = checkText(text, { keepModel: true, packs: false, ...options });
+  return { r, sessions: (r.model ?? []).map((m) => m.session), codes: r.findings.map((f) => f.code) };
+}

@@ -2,13 +2,10 @@
 // calls, their pairing and their findings must not be lost. Traces here are small and written for the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName });
 }
 
 const ccUser = (uuid: string, content: unknown, sessionId?: string) => JSON.stringify({ type: 'user', uuid, ...(sessionId ? { sessionId } : {}), message: { role: 'user', content } });

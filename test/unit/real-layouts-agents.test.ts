@@ -3,13 +3,11 @@
 // stream-json and agent transcripts, Kiro CLI session journals, VS Code Copilot Chat sessions. Every trace here is small and written for the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, loadContracts, type Session } from '../../src/core';
+import { checkText, loadContracts } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string, readAs?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false, readAs });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName, readAs });
 }
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';

@@ -3,13 +3,10 @@
 // pairing must be read. Each trace here is small and written for the test, after the layout of a real file.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName });
 }
 
 const J = JSON.stringify;

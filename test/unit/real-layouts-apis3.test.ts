@@ -4,13 +4,11 @@
 // after the layout of a real file or of the format's documentation.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName = 'trace.json') {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code).sort();
-  return { r, sessions, codes };
+  const m = readModel(text, { fileName });
+  return { ...m, codes: [...m.codes].sort() };
 }
 
 const J = JSON.stringify;

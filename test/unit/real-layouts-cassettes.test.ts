@@ -324,3 +324,21 @@ describe('YAML cassettes: which files a folder scan takes', () => {
     }
   });
 });
+
+describe('YAML cassettes: hostile input stays cheap', () => {
+  it('a literal block header followed by a long run of blanks is read at once (no regex backtracking)', () => {
+    const doc = `interactions:\n- body: |${' '.repeat(200_000)}\n    hello\n`;
+    const t = Date.now();
+    const { r } = read(doc, 'blanks.yaml');
+    assert.ok(Date.now() - t < 5000, `took ${Date.now() - t} ms`);
+    assert.ok(!r.findings.some((f) => f.code === 'parse-error'), r.findings.map((f) => f.message).join());
+  });
+
+  it('a large anchored body aliased a thousand times is expanded only a few times, not into a text too long to hold', () => {
+    const big = 'x'.repeat(1 << 20);
+    const doc = `interactions: []\nb: &b "${big}"\nc: [${Array(999).fill('*b').join(',')}]\n`;
+    const { r } = read(doc, 'aliases.yaml');
+    assert.ok(!r.findings.some((f) => /limit reached|string length/i.test(f.message)), r.findings.map((f) => f.message).join());
+    assert.equal(r.calls, 0);
+  });
+});

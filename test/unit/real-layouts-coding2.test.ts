@@ -4,12 +4,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkText, loadContracts, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string, readAs?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false, readAs });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName, readAs });
 }
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -185,6 +183,14 @@ describe('Amp --stream-json output', () => {
     ]);
     assert.notEqual(read(text, 'cc.jsonl').r.format, 'amp');
   });
+
+  it('one rule tells an Amp thread id: a session id that merely starts with "T-" leaves the line Claude Code\'s', () => {
+    const line = (session_id: string) => jsonl([{ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'x1', name: 'Bash',
+      input: { command: 'ls' } }] }, parent_tool_use_id: null, session_id }]);
+    assert.equal(read(line('T-1'), 'a.jsonl').r.format, 'claude-code');
+    assert.equal(read(line('T-_x'), 'a.jsonl').r.format, 'claude-code');
+    assert.equal(read(line(sid), 'a.jsonl').r.format, 'amp');
+  });
 });
 
 // ---- Goose: the Results its tool blocks hold ------------------------------------------------------------------
@@ -249,6 +255,26 @@ describe('Kiro CLI journal results without toolUseId', () => {
     const payloadFor = (k: number) => s.results.find((x) => x.callIndex === k || (x.callId !== undefined && x.callId === s.calls[k].id))?.payload;
     assert.deepEqual([0, 1, 2].map(payloadFor), ['A', 'B', 'ls out']);
     assert.ok(!codes.includes('orphan-call') && !codes.includes('orphan-result'), codes.join());
+  });
+
+  it('a call answered by id ahead of its turn is passed over; a long journal of them reads in linear time', () => {
+    const rec = (kind: string, content: unknown[]) => ({ version: 'v1', kind, data: { message_id: kind, content } });
+    const use = (id: string) => ({ kind: 'toolUse', data: { toolUseId: id, name: 'read', input: { path: `/${id}` } } });
+    const res = (text: string, id?: string) => ({ kind: 'toolResult', data: { ...(id ? { toolUseId: id } : {}), content: [{ kind: 'text', data: text }], status: 'success' } });
+    const { sessions } = read(jsonl([
+      rec('AssistantMessage', [use('k1'), use('k2'), use('k3')]),
+      rec('ToolResults', [res('B', 'k2'), res('A'), res('C')]),
+    ]), 's.jsonl');
+    const [s] = sessions;
+    assert.deepEqual(s.results.map((x) => x.callId ?? x.callIndex), ['k2', 0, 2]);
+    // each result without an id used to rescan the whole session: 20000 of them took about a minute
+    const big: unknown[] = [];
+    for (let i = 0; i < 20000; i++) big.push(rec('AssistantMessage', [use(`k${i}`)]), rec('ToolResults', [res('x')]));
+    const t0 = Date.now();
+    const long = read(jsonl(big), 's.jsonl').sessions[0];
+    assert.equal(long.results.length, 20000);
+    assert.equal(long.results[19999].callIndex, 19999);
+    assert.ok(Date.now() - t0 < 30000, `${Date.now() - t0} ms`);
   });
 });
 

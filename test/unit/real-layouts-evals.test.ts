@@ -4,13 +4,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkText, loadContracts, type Session } from '../../src/core';
+import { readModel } from './helpers';
 import { pythonCalls } from '../../src/core/formats/python-calls';
 
 function read(text: string, fileName?: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName });
 }
 
 const calls = (s: Session) => s.calls.map((c) => `${c.name}${JSON.stringify(c.args)}`);

@@ -5,12 +5,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
-import { checkBytes, checkText, type Session } from '../../src/core';
+import { checkBytes, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName: string) {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions, codes: r.findings.map((f) => f.code) };
+  return readModel(text, { fileName });
 }
 
 const calls = (s: Session) => s.calls.map((c) => `${c.name}${JSON.stringify(c.args)}`);

@@ -4,14 +4,12 @@
 // histories. Every trace here is small and written for the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, loadContracts, type Session } from '../../src/core';
+import { loadContracts, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string, contractText?: string) {
   const contracts = contractText ? loadContracts([{ path: 'c.json', text: contractText }]).contracts : undefined;
-  const r = checkText(text, { fileName, keepModel: true, packs: false, contracts });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName, contracts });
 }
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';

@@ -5,14 +5,12 @@
 // and written for the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, loadContracts, type Session } from '../../src/core';
+import { loadContracts, type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName?: string, contractText?: string) {
   const contracts = contractText ? loadContracts([{ path: 'c.json', text: contractText }]).contracts : undefined;
-  const r = checkText(text, { fileName, keepModel: true, packs: false, contracts });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  const codes = r.findings.map((f) => f.code);
-  return { r, sessions, codes };
+  return readModel(text, { fileName, contracts });
 }
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -259,9 +257,38 @@ describe('CrewAI', () => {
     assert.deepEqual(sessions.map((s) => s.calls[0].args), [{ state: 'NY' }, { state: 'NY' }]);
     assert.deepEqual(orphans(codes), []);
   });
+
+  it('reads ReAct text with long runs of blanks (after an Action name, inside an input) in linear time, the name trimmed of blanks, CR and quotes', () => {
+    const blanks = ' '.repeat(300_000);
+    const started = Date.now();
+    const { sessions } = read(JSON.stringify(task('Researcher', [
+      { role: 'assistant', content: `Thought: a\nAction: **"search"** \t\r\nAction Input: {"q": "x"}${blanks}tail\nObservation: found` },
+      { role: 'assistant', content: `Thought: b\nAction: search${blanks}y` },
+      { role: 'assistant', content: `Thought: c\nAction: a${'"'.repeat(100_000)}b\nAction Input: {"q": "z"}` },
+    ])));
+    assert.ok(Date.now() - started < 20000, 'no backtracking over a run of blanks or quotes');
+    const s = sessions[0];
+    assert.deepEqual(names(s), ['search', `a${'"'.repeat(100_000)}b`]);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ q: 'x' }, { q: 'z' }]);
+    assert.deepEqual(paired(s), ['#0']);
+  });
 });
 
 describe('CrewAI event bus', () => {
+  it('does not take log lines whose type merely starts like a bus event\'s and that carry a timestamp (tool_call, llm_response): they are read by shape or searched as before', () => {
+    const pad = { a: 1, b: 2, c: 3, d: 4, e: 5 };
+    const records = jsonl([{ type: 'tool_call', timestamp: '2026-01-01T00:00:00Z', name: 'get_weather', arguments: { city: 'Oslo' }, id: '1', ...pad },
+      { type: 'tool_result', timestamp: '2026-01-01T00:00:01Z', id: '1', output: 'rain', ...pad }]);
+    const lines = read(records, 'calls.jsonl');
+    assert.equal(lines.r.format, 'generic');
+    assert.deepEqual(lines.sessions.flatMap(names), ['get_weather']);
+    const completion = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] } }] };
+    const doc = read(JSON.stringify({ type: 'llm_response', timestamp: '2026-01-01T00:00:00Z', ...pad, f: 6, g: 7, data: completion }), 'log.json');
+    assert.equal(doc.r.format, 'openai-chat');
+    assert.deepEqual(doc.sessions.flatMap(names), ['get_weather']);
+  });
+
   it('reads tool_usage events: started a call, finished / error its outcome (by started_event_id, else the tool\'s earliest open call), a session per agent', () => {
     const ev = (type: string, extra: Record<string, unknown>) => ({ type, timestamp: '2026-01-01T00:00:00Z', source_type: 'agent', ...extra });
     const lines = [
@@ -358,6 +385,20 @@ describe('Vercel AI SDK', () => {
     assert.deepEqual(errors(sessions[0]), [false, true]);
     assert.deepEqual(orphans(codes), []);
   });
+
+  it('leaves records of other layouts that merely have a `type` (a log line wrapping a Chat completion, a generic call record) to the wrapper search and the shape reader', () => {
+    const completion = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'tool_calls',
+      message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] } }] };
+    for (const [text, file] of [[JSON.stringify({ type: 'log', ts: 1, data: completion }), 'log.json'], [jsonl([{ type: 'log', ts: 1, data: completion }]), 'log.jsonl']]) {
+      const { r, sessions } = read(text, file);
+      assert.equal(r.format, 'openai-chat', file);
+      assert.deepEqual(sessions.flatMap(names), ['get_weather'], file);
+    }
+    const records = jsonl([{ type: 'tool_call', name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' }, { type: 'tool_result', id: '1', output: 'rain' }]);
+    const { r, sessions } = read(records, 'calls.jsonl');
+    assert.equal(r.format, 'generic');
+    assert.deepEqual(sessions.flatMap(names), ['get_weather']);
+  });
 });
 
 // ---- Mastra ----------------------------------------------------------------------------------------------------
@@ -406,5 +447,14 @@ describe('Mastra', () => {
     assert.deepEqual(c.sessions[0].calls.map((x) => [x.id, x.args]), [['call_1', { location: 'SF' }]]);
     assert.deepEqual(errors(c.sessions[0]), [true]);
     assert.deepEqual(orphans([...dump.codes, ...c.codes]), []);
+  });
+  it('leaves log lines that merely name a runId (no `from`) to the shape reader, and an envelope that is not LlamaIndex\'s to the other readers', () => {
+    const lines = read(jsonl([{ type: 'tool_call', runId: 'r1', name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' },
+      { type: 'tool_result', runId: 'r1', id: '1', output: 'rain' }]), 'calls.jsonl');
+    assert.equal(lines.r.format, 'generic');
+    assert.deepEqual(lines.sessions.flatMap(names), ['get_weather']);
+    const env = read(JSON.stringify({ qualified_name: 'app.audit.Log', value: { name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' } }), 'log.json');
+    assert.notEqual(env.r.format, 'llamaindex');
+    assert.deepEqual(env.sessions.flatMap(names), ['get_weather']);
   });
 });

@@ -4,12 +4,11 @@
 // attribute names; none is a copy of a sample.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { type Session } from '../../src/core';
+import { readModel } from './helpers';
 
 function read(text: string, fileName = 'trace.json') {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions, codes: r.findings.map((f) => f.code) };
+  return readModel(text, { fileName });
 }
 
 const calls = (s: Session) => s.calls.map((c) => `${c.name}${JSON.stringify(c.args)}`);

@@ -5,13 +5,13 @@
 // fields; none is a copy of a sample.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, type Session } from '../../src/core';
+import { type Session } from '../../src/core';
+import { readModel } from './helpers';
 import { startsLikeJson } from '../../src/extension/reading';
+import { loggedMessage } from '../../src/core/parse/log-lines';
 
 function read(text: string, fileName = 'trace.json') {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions, codes: r.findings.map((f) => f.code) };
+  return readModel(text, { fileName });
 }
 
 const calls = (s: Session) => s.calls.map((c) => `${c.name}${JSON.stringify(c.args)}`);
@@ -141,6 +141,15 @@ describe('Claude Desktop MCP logs', () => {
     const { r, codes } = read(`${at(0)} Initializing server... { metadata: undefined }\nnpm warn deprecated x\n`, 'mcp.log');
     assert.equal(r.calls, 0);
     assert.ok(!codes.includes('parse-error'), codes.join());
+  });
+
+  it('a logged message with a long run of blanks is cut at once, its trailer still taken off', () => {
+    const line = `${at(1)} Message from server: {"a":"${' '.repeat(100_000)}x"}`;
+    const t = Date.now();
+    const m = loggedMessage(`${line}   { metadata: undefined } `);
+    assert.ok(Date.now() - t < 2000, `took ${Date.now() - t} ms`);
+    assert.deepEqual(m, { start: `${at(1)} Message from server: `.length, end: line.length });
+    assert.deepEqual(loggedMessage(line), { start: `${at(1)} Message from server: `.length, end: line.length });
   });
 });
 

@@ -2,7 +2,8 @@
 // their own offsets; the break is a parse error; the record the break is in is not read half.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkText, LineIndex, type Session } from '../../src/core';
+import { LineIndex } from '../../src/core';
+import { readModel } from './helpers';
 import { keptPrefix } from '../../src/core/parse/truncated';
 
 const call = (id: string, city: string) => ({ role: 'assistant', tool_calls: [{ id, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city }) } }] });
@@ -16,9 +17,8 @@ function cutChat(drop: number): { text: string; whole: string } {
 }
 
 function read(text: string, fileName = 'chat.json') {
-  const r = checkText(text, { fileName, keepModel: true, packs: false });
-  const sessions: Session[] = (r.model ?? []).map((m) => m.session);
-  return { r, sessions, calls: sessions.flatMap((s) => s.calls), codes: r.findings.map((f) => f.code) };
+  const m = readModel(text, { fileName });
+  return { ...m, calls: m.sessions.flatMap((s) => s.calls) };
 }
 
 describe('a JSON document cut short', () => {

@@ -43,7 +43,7 @@ const READER_CODES: CodeInfo[] = [
     code: 'parse-error',
     severity: 'error',
     title: 'The line or file is not valid JSON',
-    description: 'The JSON parser stopped here. In JSONL only that line is lost: every other line is still read and checked.',
+    description: 'The JSON parser stopped here. In JSONL only that line is lost: every other line is still read and checked. A single JSON document cut short (a session file still being written, a copy that stopped) is read up to its break: the whole records before it (the last complete element of the deepest array still open there, so never the message or call the break is in) are read and checked at their own places, and the break is this finding.',
     example: { input: '{"name": "get_hours", "arguments": {"weekday": 2}', message: "expected ',' or a closing bracket" },
   },
   {

@@ -145,6 +145,20 @@ function partFields(v: unknown): { f: Obj; path: string[] } | undefined {
   return typeof v.toolCallId === 'string' ? { f: v, path: [] } : undefined;
 }
 
+/** The stream's other part types (v4 / v5 `fullStream`, the v5 UI message stream): lines that carry no tool
+ *  traffic but belong with the ones that do. Named, not any `{type}`: a line a reader accepts is no longer searched
+ *  for a wrapped record or read by shape. */
+const OTHER_PARTS = new Set(['start', 'finish', 'abort', 'error', 'raw', 'start-step', 'finish-step', 'step-start', 'step-finish',
+  'text', 'text-start', 'text-delta', 'text-end', 'reasoning', 'reasoning-start', 'reasoning-delta', 'reasoning-end',
+  'reasoning-signature', 'redacted-reasoning', 'source', 'source-url', 'source-document', 'file', 'message-metadata',
+  'tool-input-start', 'tool-input-delta', 'tool-input-end', 'tool-input-error', 'tool-output-denied', 'tool-approval-request',
+  'tool-call-streaming-start', 'tool-call-delta']);
+
+function isStreamPart(v: unknown): boolean {
+  if (!isPlainObject(v) || typeof v.type !== 'string' || Object.keys(v).length > 8) return false;
+  return OTHER_PARTS.has(v.type) || v.type.startsWith('data-') || isToolPart(v);
+}
+
 export function isToolPart(v: unknown): boolean {
   const p = partFields(v);
   const type = isPlainObject(v) ? v.type as string : '';
@@ -219,7 +233,7 @@ export const aiSdk: FormatAdapter = {
   },
   lines: {
     claims: isToolPart,
-    accepts: (v) => isPlainObject(v) && typeof v.type === 'string' && Object.keys(v).length <= 8,
+    accepts: isStreamPart,
     open(sink: LineSink) {
       const r = new PartReader(sink.builder);
       return { read(doc) { r.read({ doc, path: [] }, doc.value); } };

@@ -62,6 +62,11 @@ function readThread(b: SessionBuilder, doc: Doc, v: Obj & { messages: unknown[] 
 
 const THREAD_ID = /^T-[0-9a-z-]{3,}$/i;
 
+/** An Amp thread id (`T-…`): what tells Amp's stream-json lines from Claude Code's (claude-code.ts asks too). */
+export function isAmpThreadId(v: unknown): boolean {
+  return typeof v === 'string' && THREAD_ID.test(v);
+}
+
 /** A stream line that carries a message: `{type: "assistant" | "user", message: {content}}`. */
 function isStreamMessage(v: unknown): v is Obj & { message: Obj } {
   return isPlainObject(v) && (v.type === 'assistant' || v.type === 'user') && isPlainObject(v.message)
@@ -70,7 +75,7 @@ function isStreamMessage(v: unknown): v is Obj & { message: Obj } {
 
 /** A line of Amp's stream beyond doubt: its envelope names an Amp thread. */
 function isStreamLine(v: unknown): boolean {
-  if (!isPlainObject(v) || !THREAD_ID.test(str(v.session_id) ?? '')) return false;
+  if (!isPlainObject(v) || !isAmpThreadId(v.session_id)) return false;
   return isStreamMessage(v) || (v.type === 'system' && v.subtype === 'init') || v.type === 'result';
 }
 

@@ -18,6 +18,7 @@
 // content blocks: the tools the app ran (web_search, web_fetch, MCP integrations) are `tool_use` blocks answered
 // by a `tool_result` in the same message (`tool_use_id`, `is_error`).
 import type { FormatAdapter, SliceTies } from './adapter';
+import { isAmpThreadId } from './amp';
 import { blockText, readAnthropicMessage } from './anthropic';
 import { SessionBuilder } from './builder';
 import type { ToolCall, ToolResult } from '../model';
@@ -35,7 +36,7 @@ function isMessageLine(v: Obj): boolean {
  *  copy follows: it is this format's, and not read again. Amp's `--stream-json` writes the same envelope under its
  *  thread id (`T-…`), for tools of its own. */
 function isStreamMessage(v: Obj): boolean {
-  return 'parent_tool_use_id' in v && !(typeof v.session_id === 'string' && v.session_id.startsWith('T-'))
+  return 'parent_tool_use_id' in v && !isAmpThreadId(v.session_id)
     && (isMessageLine(v) || (v.type === 'stream_event' && isPlainObject(v.event)));
 }
 

@@ -26,7 +26,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
-import { isChatMessage, readChatMessage, readChatTools } from './openai-chat';
+import { isChatMessage, isChatRequest, readChatMessage, readChatTools } from './openai-chat';
 import { schemaType } from './python-types';
 import { EventStream } from './stream';
 import { exchangeParts, isExchange } from './exchange';
@@ -51,11 +51,6 @@ function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
     || messages.some((m) => m.role === 'tool' && Array.isArray(m.content) && m.content.some(isDocumentPart))
     || COHERE_OPTIONS.some((k) => k in v)
     || (typeof v.model === 'string' && /^(command|c4ai-)/.test(v.model) && (Array.isArray(v.tools) || messages.some((m) => m.role === 'tool')));
-}
-
-/** A request body of chat messages, Cohere's or not by itself. */
-function isMessagesBody(v: unknown): boolean {
-  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
 }
 
 /** What a tool message returned: a lone document's `data` (or a lone text), else the content as it is. */
@@ -275,11 +270,11 @@ export const cohere: FormatAdapter = {
   id: 'cohere',
   document: {
     claims(v) {
-      return isResponse(v) || isRequest(v) || isEventArray(v) || isV1Request(v) || isV1Response(v) || isExchange(v, isMessagesBody, isResponse);
+      return isResponse(v) || isRequest(v) || isEventArray(v) || isV1Request(v) || isV1Response(v) || isExchange(v, isChatRequest, isResponse);
     },
     read(doc, emit) {
       singleSession((b) => {
-        const parts = exchangeParts(doc, isMessagesBody, isResponse);
+        const parts = exchangeParts(doc, isChatRequest, isResponse);
         if (parts.length > 1) {
           // a request and its response (exchange.ts): the response proves the request Cohere's
           const [request, response] = parts;

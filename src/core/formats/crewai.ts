@@ -102,14 +102,20 @@ function isToolEvent(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.type === 'string' && TOOL_EVENTS.has(v.type) && typeof v.tool_name === 'string';
 }
 
-/** Any event of the bus (`{type, timestamp, …}` with CrewAI's event ids or its agent / task fields). */
+/** An event of the bus by its type (`crew_kickoff_started`, `llm_call_completed`, …): enough in a list that holds a
+ *  tool event, whose type and `tool_name` are CrewAI's own. */
+function isBusType(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.type === 'string' && /^(crew|agent|task|tool|llm|flow|method|memory|knowledge)_/.test(v.type);
+}
+
+/** An event of the bus on a line of its own: its type and one of CrewAI's event fields (a `timestamp` proves
+ *  nothing: any log line has one, and a line this reader accepts is no longer searched or read by shape). */
 function isBusEvent(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.type === 'string' && /^(crew|agent|task|tool|llm|flow|method|memory|knowledge)_/.test(v.type)
-    && ('event_id' in v || 'agent_role' in v || 'task_name' in v || 'crew_name' in v || 'timestamp' in v);
+  return isBusType(v) && ('event_id' in v || 'source_type' in v || 'source_fingerprint' in v || 'agent_role' in v || 'task_name' in v || 'crew_name' in v);
 }
 
 function isEventList(v: unknown): v is unknown[] {
-  return Array.isArray(v) && v.length > 0 && v.every(isBusEvent) && v.some(isToolEvent);
+  return Array.isArray(v) && v.length > 0 && v.every(isBusType) && v.some(isToolEvent);
 }
 
 class EventReader {
@@ -159,7 +165,7 @@ export const crewai: FormatAdapter = {
     },
   },
   lines: {
-    claims: (v) => isToolEvent(v) && isBusEvent(v),
+    claims: isToolEvent,
     accepts: isBusEvent,
     open(sink: LineSink) {
       const r = new EventReader((agent) => (agent === '' ? sink.builder : sink.sessionFor(agent)));

@@ -18,7 +18,7 @@ import type { SessionBuilder } from './builder';
 import { lonePayload } from './lone-block';
 import type { Doc, JsonPath } from '../parse/doc';
 import type { TransportSignals } from '../model';
-import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
+import { EarliestUnanswered, isPlainObject, str, textOf, type Obj } from './util';
 
 /** One history entry as its user and assistant halves, with their paths. */
 interface Entry {
@@ -140,7 +140,7 @@ function journalTransport(r: Obj, outcome: unknown): TransportSignals {
   return t;
 }
 
-function readJournalRecord(b: SessionBuilder, doc: Doc): void {
+function readJournalRecord(b: SessionBuilder, doc: Doc, waiting: EarliestUnanswered): void {
   const v = doc.value;
   if (!isJournalRecord(v)) return;
   const blocks = v.data.content as Obj[];
@@ -167,7 +167,7 @@ function readJournalRecord(b: SessionBuilder, doc: Doc): void {
       const id = str(r.toolUseId);
       const payload = payloadOf(r, ['data']);
       // a result without its id answers the earliest call still waiting (results come in the calls' order)
-      const callIndex = id === undefined ? unansweredByName(b) : undefined;
+      const callIndex = id === undefined ? waiting.get() : undefined;
       b.result({ at: { doc, path: ['data', 'content', i, 'data'] }, callId: id, callIndex, payload: payload.value, payloadPath: payload.path,
         transport: journalTransport(r, id === undefined ? undefined : outcomes[id]) });
     });
@@ -181,7 +181,8 @@ export const kiro: FormatAdapter = {
     claims: isJournalToolRecord,
     accepts: isJournalRecord,
     open({ builder }) {
-      return { read: (doc) => readJournalRecord(builder, doc) };
+      const waiting = new EarliestUnanswered(builder);
+      return { read: (doc) => readJournalRecord(builder, doc, waiting) };
     },
   },
   document: {

@@ -133,11 +133,18 @@ function isToolCallEvent(v: unknown): boolean {
   return f !== undefined && isToolEvent(f.e) && (f.path.length > 0 || 'tool_output' in f.e || Object.keys(f.e).length <= 4);
 }
 
-/** Any workflow event this reader knows (the envelope, or an agent's output / input / stream event). */
+/** An envelope LlamaIndex's serializer wrote (`__is_pydantic`, a `llama_index.` / `workflows.` class or a known
+ *  event's name), not any `{value, qualified_name}`. */
+function isOwnEnvelope(v: Obj): boolean {
+  const q = str(v.qualified_name) ?? '';
+  return v.__is_pydantic !== undefined || /^(?:llama_index|workflows)\./.test(q) || EVENT_NAMES.has(q.slice(q.lastIndexOf('.') + 1));
+}
+
+/** Any workflow event this reader knows (its envelope, or an agent's output / input / stream event). */
 function isWorkflowEvent(v: unknown): boolean {
   const f = eventFields(v);
   if (!f) return false;
-  if (f.path.length > 0) return true;
+  if (f.path.length > 0) return isOwnEnvelope(v as Obj);
   return isToolEvent(f.e) || (typeof f.e.current_agent_name === 'string' && ('response' in f.e || 'input' in f.e || 'delta' in f.e));
 }
 

@@ -86,7 +86,8 @@ export const mastra: FormatAdapter = {
   },
   lines: {
     claims: isMastraChunk,
-    accepts: (v) => isPlainObject(v) && typeof v.type === 'string' && 'runId' in v,
+    // every chunk of Mastra's protocol names its run and its source (`from`); a `runId` alone is any log's
+    accepts: (v) => isPlainObject(v) && typeof v.type === 'string' && 'runId' in v && 'from' in v,
     open(sink: LineSink) {
       const r = new PartReader(sink.builder);
       return { read(doc) { r.read({ doc, path: [] }, doc.value); } };

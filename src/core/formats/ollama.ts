@@ -14,7 +14,7 @@
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
-import { isChatMessage, readChatTools } from './openai-chat';
+import { isChatMessage, isChatRequest, readChatTools } from './openai-chat';
 import { EventStream } from './stream';
 import { exchangeParts, isExchange } from './exchange';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -38,11 +38,6 @@ function isRequest(v: unknown): v is Obj & { messages: Obj[] } {
     || messages.some((m) => Array.isArray(m.tool_calls) && m.tool_calls.some(isOllamaCall))
     || messages.some((m) => Array.isArray(m.images))
     || OLLAMA_OPTIONS.some((k) => k in v) || isPlainObject(v.options);
-}
-
-/** A request body of chat messages, Ollama's or not by itself (its response tells). */
-function isMessagesBody(v: unknown): boolean {
-  return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
 }
 
 function readCalls(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj, turn: () => number): void {
@@ -133,11 +128,11 @@ export const ollama: FormatAdapter = {
   document: {
     claims(v) {
       // one chunk: a response (also inside an HTTP cassette); a record of a request and its response (exchange.ts)
-      return isRequest(v) || isChunk(v) || isChunkArray(v) || isExchange(v, isMessagesBody, isChunk);
+      return isRequest(v) || isChunk(v) || isChunkArray(v) || isExchange(v, isChatRequest, isChunk);
     },
     read(doc, emit) {
       singleSession((b) => {
-        const parts = exchangeParts(doc, isMessagesBody, isChunk);
+        const parts = exchangeParts(doc, isChatRequest, isChunk);
         if (parts.length > 1) {
           const [request, response] = parts;
           readRequest(b, request, request.value as Obj & { messages: Obj[] });

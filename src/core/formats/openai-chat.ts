@@ -102,8 +102,9 @@ function isCompletion(v: unknown): boolean {
   return isPlainObject(v) && Array.isArray(v.choices) && v.choices.some((c) => isPlainObject(c) && isChatMessage(c.message));
 }
 
-/** A request body: `messages` that are all chat messages. */
-function isChatRequest(v: unknown): boolean {
+/** A request body: `messages` that are all chat messages (also the request half of Cohere's and Ollama's exchange
+ *  records, whose response says whose the request is). */
+export function isChatRequest(v: unknown): boolean {
   return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isChatMessage);
 }
 

@@ -13,21 +13,40 @@ export interface ReactStep {
   observationAt?: number;
 }
 
-const STEP = /(?:^|\n)[ \t]*Action[ \t]*:[ \t]*([^\n]+?)[ \t]*\r?\n[ \t]*Action[ \t]+Input[ \t]*:[ \t]*/g;
+// the name's line is taken whole (greedy, no backtracking over its trailing blanks) and trimmed in code
+const STEP = /((?:^|\n)[ \t]*Action[ \t]*:[ \t]*)([^\n]+)\n[ \t]*Action[ \t]+Input[ \t]*:[ \t]*/g;
 const INPUT_END = /\n[ \t]*(?:Observation[ \t]*:|Thought[ \t]*:|Action[ \t]*:|Final Answer[ \t]*:)/;
 const OBSERVATION_END = /\n[ \t]*(?:Thought[ \t]*:|Action[ \t]*:|Final Answer[ \t]*:)/;
+
+/** The tool name of an `Action:` line: its trailing blanks (and a CR before the newline) left out. */
+function nameOf(line: string): string {
+  let end = line.endsWith('\r') ? line.length - 1 : line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end > 0 ? line.slice(0, end) : line;
+}
+
+/** A name without the backticks, stars and quotes a model puts around it (a scan, not a regex: a long run of
+ *  quotes must not cost quadratic time). */
+function unquote(name: string): string {
+  const q = (c: string) => c === '`' || c === '*' || c === '"' || c === "'";
+  let start = 0;
+  let end = name.length;
+  while (start < end && q(name[start])) start++;
+  while (end > start && q(name[end - 1])) end--;
+  return name.slice(start, end);
+}
 
 /** The steps a ReAct text holds, in order. */
 export function reactSteps(text: string): ReactStep[] {
   const out: ReactStep[] = [];
   STEP.lastIndex = 0;
   for (let m = STEP.exec(text); m; m = STEP.exec(text)) {
-    const actionAt = m.index + m[0].indexOf(m[1]);
+    const actionAt = m.index + m[1].length;
     const inputAt = m.index + m[0].length;
     const rest = text.slice(inputAt);
     const end = INPUT_END.exec(rest);
-    const input = (end ? rest.slice(0, end.index) : rest).replace(/\s+$/, '');
-    const step: ReactStep = { action: m[1].replace(/^[`*"']+|[`*"']+$/g, ''), actionAt, input, inputAt };
+    const input = (end ? rest.slice(0, end.index) : rest).trimEnd();
+    const step: ReactStep = { action: unquote(nameOf(m[2])), actionAt, input, inputAt };
     if (end && /^\n[ \t]*Observation/.test(end[0])) {
       const obsStart = inputAt + end.index + end[0].length;
       const after = text.slice(obsStart);

@@ -1,7 +1,7 @@
 // Small helpers the format adapters share: typed reads of loosely shaped records, and JSON that a format stores
 // inside a string (a span attribute, an observation's input), decoded into a Doc whose spans map back to the file.
 import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
-import type { Session } from '../model';
+import type { Session, ToolCall, ToolResult } from '../model';
 import { SessionBuilder, type NodeRef } from './builder';
 import { isPlainObject, type Obj } from '../objects';
 
@@ -100,15 +100,41 @@ export class SessionSet {
   }
 }
 
+/** What a result answers, by position and by id, added to `answered`. */
+function noteAnswer(answered: Set<string | number>, r: ToolResult): void {
+  if (r.callIndex !== undefined) answered.add(r.callIndex);
+  if (r.callId !== undefined) answered.add(r.callId);
+}
+
+function isAnswered(answered: Set<string | number>, c: ToolCall, k: number): boolean {
+  return answered.has(k) || (c.id !== undefined && answered.has(c.id));
+}
+
 /** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
 export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
   const answered = new Set<string | number>();
-  for (const r of b.session.results) {
-    if (r.callIndex !== undefined) answered.add(r.callIndex);
-    if (r.callId !== undefined) answered.add(r.callId);
-  }
-  const i = b.session.calls.findIndex((c, k) => (name === undefined || c.name === name) && !answered.has(k) && !(c.id !== undefined && answered.has(c.id)));
+  for (const r of b.session.results) noteAnswer(answered, r);
+  const i = b.session.calls.findIndex((c, k) => (name === undefined || c.name === name) && !isAnswered(answered, c, k));
   return i >= 0 ? i : undefined;
+}
+
+/** unansweredByName(b) for a reader that asks once per result (a log whose results name no call): kept up as the
+ *  session grows instead of rescanning it each time (quadratic on a long log). The session's calls and results
+ *  are only appended to (not a segmented session's, whose slots are let go). */
+export class EarliestUnanswered {
+  private readonly answered = new Set<string | number>();
+  private results = 0;
+  private next = 0;
+
+  constructor(private readonly b: SessionBuilder) {}
+
+  get(): number | undefined {
+    const { calls, results } = this.b.session;
+    for (; this.results < results.length; this.results++) noteAnswer(this.answered, results[this.results]);
+    // answers are never taken back and calls only appended: the earliest waiting call only moves forward
+    while (this.next < calls.length && isAnswered(this.answered, calls[this.next], this.next)) this.next++;
+    return this.next < calls.length ? this.next : undefined;
+  }
 }
 
 /** A JSON value as text for keys and labels. String() throws on an object whose own "toString" or "valueOf" is

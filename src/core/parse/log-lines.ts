@@ -8,7 +8,8 @@
 export const LOG_LINE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \[[^\]\n]*\] \[(?:info|warn|warning|error|debug|trace)\] /;
 
 const MESSAGE = /^\S+ \[[^\]\n]*\] \[\w+\] Message from (?:client|server)(?: \([^)\n]*\))?: (?=[{[])/;
-const TRAILER = /\s+\{ metadata: undefined \}\s*$/;
+// starts only where a run of blanks starts: `\s+` tried at every blank of a long run would backtrack quadratically
+const TRAILER = /(?<!\s)\s+\{ metadata: undefined \}\s*$/;
 
 /** Where the JSON message of a log line is (`start`, `end` offsets in the line), if it logs one. */
 export function loggedMessage(line: string): { start: number; end: number } | undefined {

@@ -21,6 +21,9 @@ export function looksLikeCassette(head: string): boolean {
 
 /** Most aliases expanded into the JSON text (a "billion laughs" file stops here). */
 const MAX_ALIASES = 1000;
+/** How long the JSON text may grow, past the YAML's own length times this, before an alias is no longer expanded
+ *  (a large anchored body aliased a thousand times would make a text longer than one string holds). */
+const ALIAS_GROWTH = 4;
 
 /** The JSON text being written and where each of its characters comes from. */
 class JsonOut {
@@ -38,6 +41,11 @@ class JsonOut {
     this.delta = this.length - at;
     this.map.text.push(this.length);
     this.map.file.push(at);
+  }
+
+  /** Characters written so far. */
+  get size(): number {
+    return this.length;
   }
 
   private push(s: string): void {
@@ -208,7 +216,10 @@ const DOUBLE_ESCAPES: Record<string, string> = {
 function literalBlock(text: string, start: number, end: number): { value: string; src: number[] } | undefined {
   const headerEnd = text.indexOf('\n', start);
   if (headerEnd === -1 || headerEnd >= end) return undefined;
-  const header = text.slice(start + 1, headerEnd).replace(/\s+#.*$/, '').trim();
+  // the header up to a comment (`\s#`, not `\s+#`: that backtracks over a long run of blanks)
+  const raw = text.slice(start + 1, headerEnd);
+  const hash = raw.search(/\s#/);
+  const header = (hash === -1 ? raw : raw.slice(0, hash)).trim();
   const explicit = /\d/.exec(header);
   const chomp = header.includes('-') ? 'strip' : header.includes('+') ? 'keep' : 'clip';
   const lines: { at: number; text: string }[] = [];
@@ -284,7 +295,7 @@ function write(out: JsonOut, text: string, node: unknown, anchors: Map<string, Y
   if (isAlias(node)) {
     const target = anchors.get(node.source);
     const [at, to] = node.range ?? [0, 0];
-    if (!target || ++out.aliases > MAX_ALIASES) out.token('null', at, to);
+    if (!target || ++out.aliases > MAX_ALIASES || out.size > ALIAS_GROWTH * text.length + (1 << 20)) out.token('null', at, to);
     else write(out, text, target, anchors);
     return;
   }
