@@ -115,5 +115,6 @@ describe('Inspect AI .eval logs', () => {
     const drift = vscode.languages.getDiagnostics(view).filter((d) => codeOf(d) === 'type-drift');
     assert.strictEqual(drift.length, 1, JSON.stringify(vscode.languages.getDiagnostics(view).map((d) => d.message)));
     assert.ok(vscode.languages.getDiagnostics(broken).length === 0 && vscode.languages.getDiagnostics(evalViewUri(broken)).length === 0);
-  });
+    // the whole workspace is checked: it holds the large suite's 10 MB traces by now
+  }).timeout(120000);
 });
