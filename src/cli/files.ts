@@ -1,8 +1,8 @@
 // Finding files on disk: trace files under folders, and contract files named by --contracts.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { looksLikeCassette, matchesGlob, TRACE_NAME, walkSkips, YAML_NAME } from '../core';
+import { fileBytes } from './stream';
 
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
 
@@ -36,34 +36,19 @@ export async function walk(root: string, accept: (p: string) => boolean, out: st
 /** The first 16 KB of a file's text (of what a `.gz` holds), or '' when it cannot be read. */
 async function headText(file: string): Promise<string> {
   const max = 1 << 14;
+  const chunks: Buffer[] = [];
+  let got = 0;
   try {
-    if (!/\.gz$/i.test(file)) {
-      const handle = await fs.open(file, 'r');
-      try {
-        const buf = Buffer.alloc(max);
-        const { bytesRead } = await handle.read(buf, 0, max, 0);
-        return buf.subarray(0, bytesRead).toString('utf8');
-      } finally {
-        await handle.close();
-      }
+    // the one home of a file's bytes (a `.gz` through zlib; stopping early closes the file)
+    for await (const bytes of fileBytes(file, /\.gz$/i.test(file))) {
+      chunks.push(Buffer.from(bytes)); // a copy: fileBytes reuses its buffer
+      got += bytes.length;
+      if (got >= max) break;
     }
-    const chunks: Buffer[] = [];
-    let got = 0;
-    const handle = await fs.open(file, 'r');
-    try {
-      const gunzip = handle.createReadStream().pipe(createGunzip());
-      for await (const chunk of gunzip as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        got += chunk.length;
-        if (got >= max) break;
-      }
-    } finally {
-      await handle.close();
-    }
-    return Buffer.concat(chunks).subarray(0, max).toString('utf8');
   } catch {
     return '';
   }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
 }
 
 /** Trace files under the given paths (files named explicitly are always taken), minus contract files. A folder's

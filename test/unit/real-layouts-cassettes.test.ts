@@ -3,12 +3,13 @@
 // placed on the body text in the .yaml file. The traces are small and written here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { checkText, looksLikeCassette, type Session } from '../../src/core';
 import { findTraceFiles } from '../../src/cli/files';
+import { binaryText, YAML_MAX_CHARS } from '../../src/core/parse/yaml';
 
 function read(text: string, fileName: string) {
   const r = checkText(text, { fileName, keepModel: true, packs: false });
@@ -260,6 +261,10 @@ describe('YAML cassettes: go-vcr and other layouts', () => {
     // not base64 at all, or not text once decoded: nothing read, no crash
     const junk = read(har.replace(/"text":"[A-Za-z0-9+/=]+"}}/, '"text":"%%%"}}'), 'junk.har');
     assert.equal(junk.r.calls, 0);
+    // a small gzip body that inflates past the bounded map (one entry per character) is left unread
+    const padded = JSON.stringify({ ...JSON.parse(res), pad: ' '.repeat(9 << 20) });
+    const bomb = read(har.replace(Buffer.from(res).toString('base64'), gzipSync(Buffer.from(padded)).toString('base64')), 'bomb.har');
+    assert.equal(bomb.r.calls, 0);
   });
 
   it('a literal block with an indentation indicator (`|2-`: the text starts with spaces) maps its characters', () => {
@@ -296,6 +301,14 @@ describe('YAML cassettes: go-vcr and other layouts', () => {
     assert.equal(ci.r.calls, 0);
     assert.ok(!ci.codes.includes('parse-error'), ci.codes.join());
   });
+
+  it('a YAML file over the size read as YAML is one parse error naming the limit, read no further', () => {
+    const big = 'interactions:\n' + '- request: {body: null, method: GET, uri: "http://127.0.0.1/"}\n'.repeat(Math.ceil(YAML_MAX_CHARS / 60) + 10);
+    assert.ok(big.length > YAML_MAX_CHARS);
+    const { r, codes } = read(big, 'big.yaml');
+    assert.deepEqual(codes, ['parse-error']);
+    assert.match(r.findings[0].message, /^YAML: limit reached: this file is over 16 MB/);
+  });
 });
 
 describe('YAML cassettes: which files a folder scan takes', () => {
@@ -315,8 +328,12 @@ describe('YAML cassettes: which files a folder scan takes', () => {
       writeFileSync(path.join(root, 'cassettes', 'a.yaml'), cassette);
       writeFileSync(path.join(root, 'cassettes', 'b.yaml.gz'), gzipSync(Buffer.from(cassette)));
       writeFileSync(path.join(root, 'ci.yml'), 'name: CI\non: push\n');
+      // a large gzipped cassette (its head is read, the rest is not) and a broken gzip (passed by, no error)
+      const filler = Array.from({ length: 20_000 }, (_, i) => `# ${i.toString(36).repeat(9)} ${Math.random()}`).join('\n');
+      writeFileSync(path.join(root, 'cassettes', 'c.yaml.gz'), gzipSync(Buffer.from(`${cassette}${filler}\n`)));
+      writeFileSync(path.join(root, 'cassettes', 'd.yaml.gz'), Buffer.concat([gzipSync(Buffer.from(cassette)).subarray(0, 12), Buffer.alloc(64, 7)]));
       const found = (await findTraceFiles([root], new Set())).map((f) => path.relative(root, f).split(path.sep).join('/'));
-      assert.deepEqual(found.sort(), ['cassettes/a.yaml', 'cassettes/b.yaml.gz']);
+      assert.deepEqual(found.sort(), ['cassettes/a.yaml', 'cassettes/b.yaml.gz', 'cassettes/c.yaml.gz']);
       const named = await findTraceFiles([path.join(root, 'ci.yml')], new Set());
       assert.equal(named.length, 1);
     } finally {
@@ -340,5 +357,22 @@ describe('YAML cassettes: hostile input stays cheap', () => {
     const { r } = read(doc, 'aliases.yaml');
     assert.ok(!r.findings.some((f) => /limit reached|string length/i.test(f.message)), r.findings.map((f) => f.message).join());
     assert.equal(r.calls, 0);
+  });
+
+  it('aliases of deeply nested anchors nest past the depth limit: one parse error, not a stack overflow', () => {
+    const n = 600; // each anchor within the parser's reach, their aliases 8 x 600 levels deep
+    let doc = `a0: &a0 ${'['.repeat(n)}${']'.repeat(n)}\n`;
+    for (let i = 1; i < 8; i++) doc += `a${i}: &a${i} ${'['.repeat(n)}*a${i - 1}${']'.repeat(n)}\n`;
+    const { codes, r } = read(doc, 'deep.yaml');
+    assert.deepEqual(codes, ['parse-error']);
+    assert.match(r.findings[0].message, /^YAML: nested deeper than \d+ levels/);
+  });
+
+  it('a compressed body that inflates past the limit (a "zip bomb") is left unread; a small one is read', () => {
+    const zeros = Buffer.alloc(40 << 20);
+    assert.equal(binaryText(gzipSync(zeros)), undefined);
+    assert.equal(binaryText(deflateSync(zeros)), undefined);
+    assert.equal(binaryText(gzipSync(Buffer.from('{"ok":1}'))), '{"ok":1}');
+    assert.equal(binaryText(deflateSync(Buffer.from('{"ok":2}'))), '{"ok":2}');
   });
 });

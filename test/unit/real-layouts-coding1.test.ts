@@ -115,6 +115,17 @@ describe('real layouts (coding1): Codex servers and the TypeScript CLI', () => {
     assert.ok(!codes.includes('arguments-encoding') && !codes.includes('type-drift') && !codes.includes('extra-key'), codes.join());
   });
 
+  it('a moved file\'s `kind` in either spelling (move_path, movePath) keeps the pack quiet; another key does not', () => {
+    const moved = (kind: object) => lines(note('item/completed', { threadId: 'th-9', turnId: 't1', item: { type: 'fileChange', id: 'call_mv',
+      changes: [{ path: '/w/a.txt', kind, diff: '' }], status: 'completed' } }));
+    for (const kind of [{ type: 'update', move_path: '/w/b.txt' }, { type: 'update', movePath: '/w/b.txt' }]) {
+      const { r, codes } = read(moved(kind), 'app-server.jsonl', true);
+      assert.equal(r.format, 'codex');
+      assert.deepEqual(codes, [], JSON.stringify(kind));
+    }
+    assert.deepEqual(read(moved({ type: 'update', moved_to: '/w/b.txt' }), 'app-server.jsonl', true).codes, ['constraint']);
+  });
+
   it('`codex mcp-server` codex/event notifications are the core events; the tools/call around them stays an MCP call', () => {
     const evn = (msg: object) => ({ jsonrpc: '2.0', method: 'codex/event', params: { id: 'sub_1', msg, _meta: { requestId: 1 } } });
     const text = lines(

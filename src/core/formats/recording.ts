@@ -50,7 +50,8 @@ function encodedBody(doc: Doc, path: JsonPath, encoded: unknown): RecordedBody |
     return undefined; // not base64
   }
   const decoded = binaryText(bytes);
-  if (decoded === undefined || decoded.trim() === '') return undefined;
+  // a gzip body inflates far past its encoding: its map is bounded too
+  if (decoded === undefined || decoded.length > 4 * ENCODED_MAX || decoded.trim() === '') return undefined;
   // a document of one member, `{"b": <the body>}`, whose characters map across the encoded string in the file
   const text = `{"b":${JSON.stringify(decoded)}}`;
   const at = spanOf({ doc, path });

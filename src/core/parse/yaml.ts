@@ -24,6 +24,17 @@ const MAX_ALIASES = 1000;
 /** How long the JSON text may grow, past the YAML's own length times this, before an alias is no longer expanded
  *  (a large anchored body aliased a thousand times would make a text longer than one string holds). */
 const ALIAS_GROWTH = 4;
+/** Most levels written (aliases inside aliases nest deeper than the YAML the parser read): past them the document
+ *  is one parse failure, not a stack overflow. */
+const MAX_DEPTH = 1000;
+/** The largest YAML text read (a 22 MB cassette took 820 MB to read). */
+export const YAML_MAX_CHARS = 16 << 20;
+
+class TooDeep extends Error {
+  constructor(readonly at: number) {
+    super(`YAML: nested deeper than ${MAX_DEPTH} levels (aliases expanded)`);
+  }
+}
 
 /** The JSON text being written and where each of its characters comes from. */
 class JsonOut {
@@ -272,13 +283,24 @@ function stringOffsets(text: string, node: { type?: string | null; range?: [numb
   return mapped && mapped.value === value ? mapped.src : spread(value.length, start, end);
 }
 
+/** Most bytes a compressed body is inflated to: a small "zip bomb" would otherwise fill the memory. */
+const MAX_INFLATED = 32 << 20;
+
 /** The text of a binary body (a `!!binary` scalar, a base64 body of a recording): gzip or zlib data inflated, then
  *  UTF-8 (undefined when it is not text). */
 export function binaryText(bytes: Uint8Array): string | undefined {
   let data = bytes;
   try {
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) data = gunzipSync(bytes);
-    else if (bytes[0] === 0x78 && (bytes[1] === 0x01 || bytes[1] === 0x5e || bytes[1] === 0x9c || bytes[1] === 0xda)) data = unzlibSync(bytes);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      // gzip says its size in its last 4 bytes, and fflate inflates into a buffer of that size (no more is written)
+      const n = bytes.length;
+      if (n < 18 || (bytes[n - 4] | (bytes[n - 3] << 8) | (bytes[n - 2] << 16) | (bytes[n - 1] << 24)) >>> 0 > MAX_INFLATED) return undefined;
+      data = gunzipSync(bytes);
+    } else if (bytes[0] === 0x78 && (bytes[1] === 0x01 || bytes[1] === 0x5e || bytes[1] === 0x9c || bytes[1] === 0xda)) {
+      // zlib does not: into a buffer one byte past the limit (deflate inflates at most ~1032 times), full is too large
+      data = unzlibSync(bytes, { out: new Uint8Array(Math.min(MAX_INFLATED, bytes.length * 1032) + 1) });
+      if (data.length > MAX_INFLATED) return undefined;
+    }
   } catch {
     return undefined;
   }
@@ -291,12 +313,13 @@ export function binaryText(bytes: Uint8Array): string | undefined {
 
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-function write(out: JsonOut, text: string, node: unknown, anchors: Map<string, YamlNode>): void {
+function write(out: JsonOut, text: string, node: unknown, anchors: Map<string, YamlNode>, depth = 0): void {
+  if (depth > MAX_DEPTH) throw new TooDeep((node as YamlNode | null)?.range?.[0] ?? 0);
   if (isAlias(node)) {
     const target = anchors.get(node.source);
     const [at, to] = node.range ?? [0, 0];
     if (!target || ++out.aliases > MAX_ALIASES || out.size > ALIAS_GROWTH * text.length + (1 << 20)) out.token('null', at, to);
-    else write(out, text, target, anchors);
+    else write(out, text, target, anchors, depth + 1);
     return;
   }
   const n = node as YamlNode | null;
@@ -310,7 +333,7 @@ function write(out: JsonOut, text: string, node: unknown, anchors: Map<string, Y
       writeKey(out, pair.key, text);
       out.sep(':');
       if (pair.value === null || pair.value === undefined) out.token('null', start, start);
-      else write(out, text, pair.value, anchors);
+      else write(out, text, pair.value, anchors, depth + 1);
     });
     out.sep('}', end);
     return;
@@ -320,7 +343,7 @@ function write(out: JsonOut, text: string, node: unknown, anchors: Map<string, Y
     n.items.forEach((item, i) => {
       if (i > 0) out.sep(',');
       if (item === null || item === undefined) out.token('null', start, start);
-      else write(out, text, item, anchors);
+      else write(out, text, item, anchors, depth + 1);
     });
     out.sep(']', end);
     return;
@@ -391,6 +414,11 @@ function unitOf(text: string, docs: Document.Parsed[]): ParsedUnit {
  * interaction) is read up to the line its first error is on, and `cut` says where the rest could not be read.
  */
 export function parseYaml(text: string): { unit: ParsedUnit; cut?: ParseFailure } {
+  // a YAML tree of every node (positions kept) costs about forty times the text: larger files are refused in one line
+  if (text.length > YAML_MAX_CHARS) {
+    const mb = YAML_MAX_CHARS / (1 << 20);
+    return { unit: { ok: false, failure: { span: { start: 0, end: Math.min(1, text.length) }, message: `YAML: limit reached: this file is over ${mb} MB, the most read as YAML (record the cassette as JSON, or split it)` } } };
+  }
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, PARSE_OPTIONS) as Document.Parsed[];
@@ -399,7 +427,14 @@ export function parseYaml(text: string): { unit: ParsedUnit; cut?: ParseFailure 
   }
   if (!Array.isArray(docs)) docs = [];
   const failed = docs.find((d) => d.errors.length > 0);
-  if (!failed) return { unit: unitOf(text, docs) };
+  if (!failed) {
+    try {
+      return { unit: unitOf(text, docs) };
+    } catch (e) {
+      if (!(e instanceof TooDeep)) throw e;
+      return { unit: { ok: false, failure: { span: { start: e.at, end: Math.min(e.at + 1, text.length) }, message: e.message } } };
+    }
+  }
   const failure = failureOf(failed)!;
   // read what comes before the line of the first error, when that much is YAML on its own
   const lineStart = text.lastIndexOf('\n', failure.span.start - 1) + 1;

@@ -35,14 +35,15 @@ export const codexPack: ContractPack = {
     // what `codex exec --json` (codex-rs/exec/src/exec_events.rs) reports in place of the model's tool: a command
     // line (free-form text) and the files a patch changed
     command_execution: { arguments: str(), mutates: true },
-    // (read as `{changes}`: the exec stream's list, the app-server's list with `kind: {type, move_path}` and `diff`, or
-    // the older exec stream's map of path -> {add | delete | update})
+    // (read as `{changes}`: the exec stream's list, the app-server's list with `kind: {type, move_path}` and `diff`
+    // (`movePath` where a build renames the update variant's fields too), or the older exec stream's map of path ->
+    // {add | delete | update})
     file_change: {
       arguments: obj({
         changes: {
           anyOf: [
             arr(obj({ path: str(), kind: oneOfStr(['add', 'delete', 'update']) }, ['path', 'kind'])),
-            arr(obj({ path: str(), kind: obj({ type: oneOfStr(['add', 'delete', 'update']), move_path: { type: ['string', 'null'] } }, ['type']), diff: str() }, ['path', 'kind'])),
+            arr(obj({ path: str(), kind: obj({ type: oneOfStr(['add', 'delete', 'update']), move_path: { type: ['string', 'null'] }, movePath: { type: ['string', 'null'] } }, ['type']), diff: str() }, ['path', 'kind'])),
             { type: 'object', additionalProperties: { type: 'object' } },
           ],
         },
