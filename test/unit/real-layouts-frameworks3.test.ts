@@ -115,6 +115,24 @@ describe('LlamaIndex', () => {
 const agnoMsg = (role: string, extra: Record<string, unknown> = {}) => ({ id: `m-${role}`, content: null, from_history: false, stop_after_tool_call: false, role, created_at: 1760000000, ...extra });
 const agnoCall = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
 
+describe('LlamaIndex workflow streams', () => {
+  it('reads a long ToolCall / ToolCallResult stream in linear time, a result read twice answering its call once', () => {
+    const n = 50_000;
+    const lines: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      const call = { tool_name: 'f', tool_kwargs: { a: i }, tool_id: `k${i}` };
+      lines.push(call, { ...call, tool_output: { content: 'ok', tool_name: 'f', raw_input: {}, raw_output: 'ok', is_error: false }, return_direct: false });
+    }
+    lines.push(lines[1]);
+    const started = Date.now();
+    const { r, sessions, codes } = read(jsonl(lines), 'events.jsonl');
+    assert.ok(Date.now() - started < 20000, 'no scan of the session per result');
+    assert.equal(r.format, 'llamaindex');
+    assert.deepEqual([sessions[0].calls.length, sessions[0].results.length], [n, n]);
+    assert.deepEqual(orphans(codes), []);
+  });
+});
+
 describe('Agno', () => {
   it('reads a run output: history copies (from_history) skipped, tool_call_error the flag, tools not read twice', () => {
     const run = {
@@ -171,6 +189,35 @@ describe('Agno', () => {
       assert.equal(r.format, 'agno', file);
       assert.deepEqual(sessions.map((s) => [s.id, names(s), errors(s)]).sort(), [['MS', ['search'], [true]], ['TS', ['delegate_task_to_member'], [false]]]);
       assert.deepEqual(orphans(codes), []);
+    }
+  });
+
+  it('reads a long run event stream in linear time, a completion read twice answering its call once', () => {
+    const n = 50_000;
+    const lines: unknown[] = [];
+    for (let i = 0; i < n; i++) {
+      const tool = { tool_call_id: `c${i}`, tool_name: 'f', tool_args: { a: i } };
+      lines.push({ event: 'ToolCallStarted', run_id: 'r', session_id: 's', created_at: i, tool }, { event: 'ToolCallCompleted', run_id: 'r', session_id: 's', created_at: i, tool: { ...tool, result: 'ok' } });
+    }
+    lines.push(lines[1]);
+    const started = Date.now();
+    const { r, sessions, codes } = read(jsonl(lines), 'ev.jsonl');
+    assert.ok(Date.now() - started < 20000, 'no scan of the session per result');
+    assert.equal(r.format, 'agno');
+    assert.deepEqual([sessions[0].calls.length, sessions[0].results.length], [n, n]);
+    assert.deepEqual(orphans(codes), []);
+  });
+
+  it('gives events that name no session or run (null ids) an unnamed session, as a list and as lines alike', () => {
+    const tool = { tool_call_id: 'c1', tool_name: 'search', tool_args: { q: 'a' }, result: 'found' };
+    const lines = [
+      { created_at: 1, event: 'ToolCallStarted', agent_id: 'a', run_id: null, session_id: null, tool },
+      { created_at: 2, event: 'ToolCallCompleted', agent_id: 'a', run_id: null, session_id: null, tool },
+    ];
+    for (const [text, file] of [[jsonl(lines), 'ev.jsonl'], [JSON.stringify(lines), 'ev.json']]) {
+      const { r, sessions } = read(text, file);
+      assert.equal(r.format, 'agno', file);
+      assert.deepEqual(sessions.map((s) => [s.id, paired(s)]), [[undefined, ['c1']]], file);
     }
   });
 });
@@ -383,6 +430,20 @@ describe('Vercel AI SDK', () => {
     assert.equal(r.format, 'ai-sdk');
     assert.deepEqual(sessions[0].calls.map((c) => [c.id, c.args]), [['t1', { city: 'SF' }], ['t2', { city: 'LA' }]]);
     assert.deepEqual(errors(sessions[0]), [false, true]);
+    assert.deepEqual(orphans(codes), []);
+  });
+
+  it('reads a long stream of tool-call / tool-result parts in linear time, each result answering its call once', () => {
+    const n = 50_000;
+    const parts: unknown[] = [];
+    for (let i = 0; i < n; i++) parts.push({ type: 'tool-call', toolCallId: `t${i}`, toolName: 'f', input: { a: i } }, { type: 'tool-result', toolCallId: `t${i}`, output: 'ok' });
+    parts.push({ type: 'tool-result', toolCallId: 't7', output: 'again' });
+    const started = Date.now();
+    const { r, sessions, codes } = read(jsonl(parts), 'stream.jsonl');
+    assert.ok(Date.now() - started < 20000, 'no scan of the session per result');
+    assert.equal(r.format, 'ai-sdk');
+    assert.equal(sessions[0].calls.length, n);
+    assert.equal(sessions[0].results.length, n, 'a second result for an answered call is not read');
     assert.deepEqual(orphans(codes), []);
   });
 

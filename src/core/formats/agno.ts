@@ -17,9 +17,9 @@
 //   `tool_call_id`; a session per `session_id` (a team and each member run in their own).
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
-import { SessionBuilder, type NodeRef } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, str, unansweredByName, waitingFor, type Obj } from './util';
+import { at, isPlainObject, SessionSet, str, unansweredByName, type Obj } from './util';
 
 function isAgnoMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.role === 'string' && ('from_history' in v || 'stop_after_tool_call' in v || 'tool_call_error' in v);
@@ -64,6 +64,9 @@ class RunReader {
   constructor(readonly b: SessionBuilder) {}
 
   private readonly seen = new Set<string>();
+  /** Call ids answered. A call id is made once (`seen`): this is `waitingFor` without its scan of the session per
+   *  result (quadratic on a long event stream). */
+  private readonly answered = new Set<string>();
 
   private call(ref: NodeRef, name: string, id: string | undefined, namePath: string[], argsPath: string[], args: unknown, turn: number, text?: string): void {
     if (id !== undefined) {
@@ -74,7 +77,10 @@ class RunReader {
   }
 
   private answer(ref: NodeRef, id: string | undefined, key: string, payload: unknown, error: unknown): void {
-    if (id !== undefined && !waitingFor(this.b, id)) return;
+    if (id !== undefined) {
+      if (!this.seen.has(id) || this.answered.has(id)) return;
+      this.answered.add(id);
+    }
     this.b.result({ at: ref, callId: id, payloadPath: [key], payload, transport: typeof error === 'boolean' ? { isError: error } : undefined });
   }
 
@@ -214,14 +220,10 @@ export const agno: FormatAdapter = {
       const v = doc.value;
       const root: NodeRef = { doc, path: [] };
       if (isEventList(v)) {
-        const sessions = new Map<string, SessionBuilder>();
-        const reader = new EventReader((key) => {
-          let b = sessions.get(key);
-          if (!b) sessions.set(key, (b = new SessionBuilder(key)));
-          return b;
-        });
+        const sessions = new SessionSet();
+        const reader = new EventReader((key) => sessions.get(key));
         v.forEach((e, i) => reader.read(at(root, i), e));
-        for (const b of sessions.values()) emit(b.session);
+        sessions.emitAll(emit);
         return;
       }
       const runs = runsOf(v);

@@ -19,7 +19,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import { listedMessages } from './span-conventions';
-import { at, isPlainObject, str, waitingFor, type Obj } from './util';
+import { at, isPlainObject, str, type Obj } from './util';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'data']);
 
@@ -168,6 +168,9 @@ export function isToolPart(v: unknown): boolean {
 /** Reads stream parts and result lists: the first sighting of a call id is the call, a result answers it once. */
 export class PartReader {
   private readonly seen = new Set<string>();
+  /** Call ids already answered. A call id is made once (`seen`), so this is `waitingFor` without its scan of the
+   *  whole session per result (quadratic on a long stream). */
+  private readonly answered = new Set<string>();
 
   constructor(readonly b: SessionBuilder) {}
 
@@ -185,7 +188,8 @@ export class PartReader {
       this.b.call({ name, id, at: where, namePath: ['toolName'], argsPath: [argsKey], args: f[argsKey], expect: 'object' }, turn ?? this.b.currentTurn());
     }
     if (!RESULT_PARTS.has(type) && !ERROR_PARTS.has(type)) return;
-    if (!waitingFor(this.b, id) && this.seen.has(id)) return;
+    if (this.seen.has(id) && this.answered.has(id)) return;
+    this.answered.add(id);
     const key = ERROR_PARTS.has(type) ? ('errorText' in f ? 'errorText' : 'error') : 'output' in f ? 'output' : 'result';
     const out = f[key];
     const failed = ERROR_PARTS.has(type) || f.isError === true || (isPlainObject(out) && (out.type === 'error-text' || out.type === 'error-json'));

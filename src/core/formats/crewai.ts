@@ -18,11 +18,11 @@
 //   earliest unanswered call of that tool. A session per `agent_role`.
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
-import { SessionBuilder, type NodeRef } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
 import { embeddedDoc } from '../parse/doc';
 import { readChatMessage } from './openai-chat';
 import { reactSteps } from './react-text';
-import { at, isPlainObject, str, unansweredByName, type Obj } from './util';
+import { at, isPlainObject, SessionSet, str, unansweredByName, type Obj } from './util';
 
 const ERRORS = /^(?:I encountered an error|Error executing tool|Error: the Action Input is not a valid|You tried to use the tool .*, but it doesn't exist|Error executing task with agent)/;
 
@@ -151,14 +151,10 @@ export const crewai: FormatAdapter = {
       const v = doc.value;
       const root: NodeRef = { doc, path: [] };
       if (isEventList(v)) {
-        const sessions = new Map<string, SessionBuilder>();
-        const r = new EventReader((agent) => {
-          let b = sessions.get(agent);
-          if (!b) sessions.set(agent, (b = new SessionBuilder(agent || undefined)));
-          return b;
-        });
+        const sessions = new SessionSet();
+        const r = new EventReader((agent) => sessions.get(agent));
         v.forEach((e, i) => r.read(at(root, i), e));
-        for (const b of sessions.values()) emit(b.session);
+        sessions.emitAll(emit);
       } else if (isCrewOutput(v)) readCrew(root, v, emit);
       else if (isCrewOutputList(v)) v.forEach((c, i) => { if (isCrewOutput(c)) readCrew(at(root, i), c, emit); });
       else if (isTaskOutput(v)) singleSession((b) => readTask(b, root, v), emit, taskId(v, 0));

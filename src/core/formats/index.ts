@@ -87,8 +87,8 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   dspy,
   semanticKernel,
   langgraph,
-  crewai, // a crew's tasks hold chat messages, their calls native or written as ReAct text
-  agno, // its messages are OpenAI chat ones with its own error flag (`tool_call_error`) and history copies
+  crewai, // a task output's `messages` pass for a Chat request: before the chat readers, which would miss its ReAct text calls
+  agno, // OpenAI chat messages with its own error flag (`tool_call_error`) and history copies: before the chat readers, which would read neither
   llamaIndex, // ChatMessages keep calls in `additional_kwargs` / typed blocks: before the chat readers, which would see none
   kiro,
   opencode,

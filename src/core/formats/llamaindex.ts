@@ -19,7 +19,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, str, textOf, waitingFor, type Obj } from './util';
+import { at, isPlainObject, str, textOf, type Obj } from './util';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'function', 'tool', 'chatbot', 'model']);
 
@@ -156,6 +156,8 @@ class EventReader {
   constructor(readonly b: SessionBuilder) {}
 
   private seen = new Set<string>();
+  /** Call ids answered (each id is called once, `seen`): `waitingFor` without its scan of the session per result. */
+  private readonly answered = new Set<string>();
 
   private call(ref: NodeRef, e: Obj, namePath: string[], argsPath: string[], turn: () => number): void {
     const id = str(e.tool_id);
@@ -179,7 +181,8 @@ class EventReader {
         const id = str(e.tool_id);
         const key = out.raw_output !== undefined && out.raw_output !== null ? 'raw_output' : 'content';
         // answer the call once: a result event read twice (a log and its copy) is not a second answer
-        if (id === undefined || waitingFor(this.b, id)) {
+        if (id === undefined || (this.seen.has(id) && !this.answered.has(id))) {
+          if (id !== undefined) this.answered.add(id);
           this.b.result({ at: at(where, 'tool_output'), callId: id, payloadPath: [key], payload: out[key], transport: typeof out.is_error === 'boolean' ? { isError: out.is_error } : undefined });
         }
       }
