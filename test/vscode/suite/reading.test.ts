@@ -84,6 +84,29 @@ describe('reading any file', () => {
     assert.ok(chunks.document.getText(drift[0].range).includes('\\"2\\"'), chunks.document.getText(drift[0].range));
   });
 
+  it('checks a VCR.py YAML cassette, the squiggle on the argument inside the quoted body; other YAML gets nothing', async () => {
+    const call = { id: 'call_7', type: 'function', function: { name: 'get_hours', arguments: '{"building": "Killam", "weekday": "2"}' } };
+    const response = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] };
+    const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'When is Killam open on Tuesday?' }] };
+    // VCR.py writes bodies as single-quoted YAML scalars ('' is a quote; none here)
+    const yaml = ['interactions:', '- request:', `    body: '${JSON.stringify(request)}'`, '    method: POST', '    uri: https://api.openai.com/v1/chat/completions',
+      '  response:', '    body:', `      string: '${JSON.stringify(response)}'`, '    status:', '      code: 200', '      message: OK', 'version: 1', ''].join('\n');
+    const uri = await write('reading/test_hours.yaml', yaml);
+    const editor = await openChecked(cg, 'reading/test_hours.yaml');
+    assert.strictEqual(cg.status(uri)?.format, 'http-cassette');
+    assert.strictEqual(cg.status(uri)?.calls, 1);
+    const drift = ours(uri).filter((d) => codeOf(d) === 'type-drift');
+    assert.strictEqual(drift.length, 1, briefs(uri).map((b) => b.code).join());
+    assert.strictEqual(drift[0].range.start.line, 7, 'on the response body line');
+    assert.strictEqual(editor.document.getText(drift[0].range), '\\"2\\"', 'the weekday value as written in the body');
+
+    // a YAML file that is not a cassette (a CI config) is not read
+    const config = await write('reading/ci.yaml', ['name: build', 'on: [push]', 'jobs:', '  test:', '    runs-on: ubuntu-latest', ''].join('\n'));
+    await openIdle(cg, 'reading/ci.yaml');
+    assert.deepStrictEqual(briefs(config), []);
+    assert.strictEqual(cg.status(config), undefined);
+  });
+
   it('Read Trace As… forces a reader for one document, and "Detect automatically" (first in the pick) undoes it', async () => {
     const uri = await write('reading/forced.txt', await read(CHAT));
     await openChecked(cg, 'reading/forced.txt');
