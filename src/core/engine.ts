@@ -408,6 +408,15 @@ export class TraceChecker {
         found = true;
       }
     };
+    if (Array.isArray(v) && v.some((child) => typeof child === 'object' && child !== null && this.adapters.some((a) => a.lines?.claims(child)))) {
+      // a line format's log captured as one JSON array (not JSONL): every element is read as its line would be, so
+      // the lines that prove nothing alone (a plain message, a header the format keeps) stay in their session
+      this.wrapped = true;
+      v.forEach((child, i) => {
+        if (typeof child === 'object' && child !== null) this.readLine(nodeDoc(doc, [i], child));
+      });
+      return true;
+    }
     if (Array.isArray(v)) v.forEach((child, i) => visit(i, child));
     else for (const key of Object.keys(v)) visit(key, (v as Record<string, unknown>)[key]);
     return found;

@@ -73,4 +73,38 @@ describe('layout shifts in formats we read', () => {
     assert.equal(r.calls, 1);
     assert.deepEqual(sessions[0].calls[0].args, { city: 'Paris' });
   });
+
+  it('pretty-printed JSONL with a bare string record between the lines keeps every call', () => {
+    const lines = [
+      ccUser('u1', 'hi', 'S1'),
+      ccAssistant('a1', 'toolu_1', 'Read', 'S1'),
+      '"massive error"',
+      ccUser('u2', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }], 'S1'),
+      ccAssistant('a2', 'toolu_2', 'Read', 'S1'),
+      '42',
+      ccUser('u3', [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'ok' }], 'S1'),
+    ].map((l) => JSON.stringify(JSON.parse(l), null, 2));
+    const { r, sessions, codes } = read(lines.join('\n'), 'session.jsonl');
+    assert.equal(r.format, 'claude-code');
+    assert.equal(sessions[0]?.calls.length, 2);
+    assert.equal(sessions[0].results.length, 2);
+    assert.ok(!codes.includes('parse-error'), codes.join());
+    // a word between the values is not JSON: the text is not read as a sequence of values
+    const worded = read([lines[0], 'hello', lines[1]].join('\n'), 'session.jsonl');
+    assert.ok(worded.codes.includes('parse-error'), worded.codes.join());
+  });
+
+  it('a line log captured as one JSON array (a VS Code chat mutation log) reads the calls its JSONL does', () => {
+    const records = [
+      { kind: 0, v: { version: 3, sessionId: 'sess-9', requests: [{ requestId: 'q1', message: { text: 'list files' }, response: [] }] } },
+      { kind: 2, k: ['requests', 0, 'response'], v: [{ value: 'Looking.' }] },
+      { kind: 1, k: ['requests', 0, 'result'], v: { metadata: { toolCallRounds: [{ toolCalls: [{ id: 'tc1', name: 'run_in_terminal', arguments: '{"command":"ls"}' }] }], toolCallResults: { tc1: { content: [{ value: 'a.txt' }] } } } } },
+    ];
+    const asJsonl = read(records.map((r) => JSON.stringify(r)).join('\n'), 'chat.jsonl');
+    const asArray = read(JSON.stringify(records, null, 2), 'chat.json');
+    assert.ok(asJsonl.r.calls >= 1, `${asJsonl.r.calls} calls in the JSONL`);
+    assert.equal(asArray.r.format, asJsonl.r.format);
+    assert.equal(asArray.r.calls, asJsonl.r.calls);
+    assert.deepEqual(asArray.sessions.map((x) => x.results.length), asJsonl.sessions.map((x) => x.results.length));
+  });
 });

@@ -4,8 +4,9 @@
 import type { Line } from './reader';
 
 /** The values of such a text, each with its offset; undefined unless it holds two or more values and nothing else
- *  between them (only objects and arrays are cut: a bare scalar is no trace record). Strings are skipped with their
- *  escapes, so a bracket inside one does not count. */
+ *  between them. A bare scalar between records (a JSONL line that is just `"error"`, pretty-printed with the rest)
+ *  is a unit of its own, as its line would be: no record, and the records around it are still read. Strings are
+ *  skipped with their escapes, so a bracket inside one does not count. */
 export function valueSequence(text: string): Line[] | undefined {
   const out: Line[] = [];
   let depth = 0;
@@ -17,7 +18,13 @@ export function valueSequence(text: string): Line[] | undefined {
     if (c === 10) line++;
     if (depth === 0) {
       if (c === 32 || c === 9 || c === 10 || c === 13) continue;
-      if (c !== 123 && c !== 91) return undefined; // text between values that is not a value
+      if (c !== 123 && c !== 91) {
+        const end = scalarEnd(text, i);
+        if (end < 0) return undefined; // text between values that is not a value
+        out.push({ text: text.slice(i, end), base: i, line });
+        i = end - 1;
+        continue;
+      }
       start = i;
       startLine = line;
       depth = 1;
@@ -42,4 +49,23 @@ export function valueSequence(text: string): Line[] | undefined {
   // a last value cut short is a unit too: its parse error says where the text ends
   if (depth > 0) out.push({ text: text.slice(start), base: start, line: startLine });
   return out.length >= 2 ? out : undefined;
+}
+
+const SCALAR = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)$/;
+
+/** The end of the JSON scalar (string, number, literal) at `i`, or -1 when the text there is none. A string must
+ *  close on its own line, a number or literal must end at white space or the next value. */
+function scalarEnd(text: string, i: number): number {
+  if (text.charCodeAt(i) === 34) {
+    for (let j = i + 1; j < text.length; j++) {
+      const d = text.charCodeAt(j);
+      if (d === 92) j++;
+      else if (d === 34) return j + 1;
+      else if (d === 10) return -1;
+    }
+    return -1;
+  }
+  let j = i;
+  while (j < text.length && !/[\s{["]/.test(text[j])) j++;
+  return SCALAR.test(text.slice(i, j)) ? j : -1;
 }
