@@ -10,7 +10,7 @@ import type { CheckOptions } from '../core';
 import { checkedEntry, spooledEntry, type EntrySettings, type FileReport } from './entry';
 import { UsageError } from './files';
 import { describeLimit } from './limits';
-import { WorkerPool } from './pool';
+import { WorkerPool, type HereToo } from './pool';
 import { jobRunner } from './thread-jobs';
 import { CHECK_HEAP_FLAGS } from './heap-flags';
 export { defaultJobs } from './pool';
@@ -159,7 +159,7 @@ function wholeFile(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget): P
   });
 }
 
-async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget, transfer?: ArrayBuffer[], hereToo = false): Promise<ThreadReply> {
+async function ask(pool: WorkerPool<ThreadJob, ThreadAnswer>, job: ThreadJob, t: TraceTarget, transfer?: ArrayBuffer[], hereToo: HereToo = false): Promise<ThreadReply> {
   let a: ThreadAnswer;
   try {
     a = await pool.run(job, transfer, hereToo);
@@ -231,7 +231,7 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
 
 /** Hands jobs of one file to the pool in order, each answered with a `part` (`onReply` sees the whole reply
  *  first); returns once at most two per thread are out. */
-function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer?: ArrayBuffer[], hereToo?: boolean) => Promise<Later<R>> {
+function outbox<R>(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, onReply?: (a: ThreadReply) => void): (job: ThreadJob, transfer?: ArrayBuffer[], hereToo?: HereToo) => Promise<Later<R>> {
   const out = new Set<Promise<unknown>>();
   return async (job, transfer, hereToo) => {
     const p = ask(pool, job, t, transfer, hereToo).then((a) => {
@@ -257,9 +257,11 @@ function sliceSender(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTarget, 
   return (bytes) => {
     const own = bytes.byteOffset === 0 ? bytes : bytes.slice();
     const job: SliceJob = { kind: 'slice', bytes: own.buffer as ArrayBuffer, length: own.byteLength, line, first, name, rel: t.rel };
-    first = false;
     line += newlinesIn(own); // counted before the bytes move
-    return send(job, [job.bytes], own.byteLength <= HERE_MAX_BYTES);
+    // the first slice here while the threads start (pool.ts): its answer decides how the rest is cut
+    const hereToo = own.byteLength <= HERE_MAX_BYTES && (first ? 'first' : true);
+    first = false;
+    return send(job, [job.bytes], hereToo);
   };
 }
 

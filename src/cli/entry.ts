@@ -12,6 +12,9 @@ export interface EntrySettings {
   /** The severity of `unknown-format`, or off. */
   unknownSeverity: Severity | 'off';
   readAs?: string;
+  /** The report is `--format json` with no baseline: a thread prints a slice's diagnostics as that report does
+   *  (spool.ts SpoolText.json), so the main thread's part at the end is writing them, not printing them. */
+  json?: boolean;
 }
 
 /** The diagnostic of a finding, or undefined when the ignore rules drop it (`rel`: the trace's path relative to the

@@ -118,7 +118,8 @@ async function check(argv: string[]): Promise<number> {
   }
   const settings = { profile, severity, volatileTools: config.volatileTools, packs: config.packs, maxValueLength: config.maxValueLength, readAs };
   const options = { ...settings, contracts };
-  const entry: EntrySettings = { ignore: config.ignore, unknownSeverity: severity?.['unknown-format'] ?? CODES['unknown-format'].severity, readAs };
+  const json = format === 'json' && baselineFile === undefined && values['update-baseline'] !== true;
+  const entry: EntrySettings = { ignore: config.ignore, unknownSeverity: severity?.['unknown-format'] ?? CODES['unknown-format'].severity, readAs, ...(json && { json }) };
   const targets: TraceTarget[] = traces.map((file) => ({ file, shown: displayPath(file), rel: path.relative(root, file).split(path.sep).join('/'), wanted: named.has(file) }));
   const checked = checkFiles({ targets, options, settings: { options: settings, contracts: { files: contractFiles, profile }, entry }, jobs });
   async function* entries(): AsyncGenerator<FileReport> {

@@ -7,6 +7,9 @@
 // its own warm-up of the checking code (100 MB traces: ~30 MB peak RSS and ~1 s CPU a thread).
 import type { Worker } from 'node:worker_threads';
 
+/** Where a job may run: on a thread only (false), here too (true), or here at once as the run's first job. */
+export type HereToo = boolean | 'first';
+
 export interface PoolReply {
   id: number;
 }
@@ -103,10 +106,17 @@ export class WorkerPool<Job extends object, Reply> {
   }
 
   /** Run one job; the reply is the worker's message for it. `hereToo`: the job may run on this thread (when the
-   *  pool was given a way to): it goes to whichever worker has the fewest jobs waiting, a thread on a tie. */
-  run(job: Job, transfer?: ArrayBuffer[], hereToo = false): Promise<Reply> {
+   *  pool was given a way to): it goes to whichever worker has the fewest jobs waiting, a thread on a tie;
+   *  `'first'`: the run's first job, checked here while the threads start (before any has started). */
+  run(job: Job, transfer?: ArrayBuffer[], hereToo: HereToo = false): Promise<Reply> {
     const dead = this.slots.find((s) => s.dead)?.dead;
     if (dead) return Promise.reject(dead); // a thread died (out of memory): the run stops
+    if (hereToo === 'first' && this.here && this.slots.length === 0) {
+      // a file's first slice, whose answer the rest waits for: checked here at once while the threads start (a
+      // thread's start-up and warm-up is ~0.5 s, which this thread spent idle waiting for the answer)
+      while (this.slots.length < this.limit - 1) this.start();
+      return this.here.run({ ...job, id: this.nextId++ });
+    }
     let slot: Slot | undefined;
     for (const s of this.slots) if (!slot || s.waiting.size < slot.waiting.size) slot = s;
     const here = hereToo ? this.here : undefined;

@@ -88,7 +88,9 @@ function reportEntry(checked: FileReport, accepted: Baseline | undefined): Repor
       yield d;
     }
   } } : all;
-  return { path: checked.path, format: checked.format, calls: checked.calls, diagnostics };
+  // printed on the threads as the JSON report prints them (EntrySettings.json): written as they are
+  const jsonText = accepted ? undefined : all.jsonText();
+  return { path: checked.path, format: checked.format, calls: checked.calls, diagnostics, ...(jsonText && { jsonText }) };
 }
 
 async function updateBaseline(entries: AsyncIterable<FileReport>, run: ReportRun): Promise<number> {

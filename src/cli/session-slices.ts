@@ -32,8 +32,10 @@ export interface SliceSink {
 
 /** A slice is at least this large (then cut at the next session's first line)... */
 const SESSION_SLICE_BYTES = 1 << 20;
-/** ...and a session longer than this beyond it is not looked past: the file is checked whole. */
-const MAX_SEARCH_BYTES = 16 << 20;
+/** ...and a session longer than this beyond it is not looked past: the file is checked whole. What is held
+ *  then stays within a 16 MB buffer (LineBytes doubles: 16 MB and one more piece took 32 MB, never used again
+ *  but kept until this thread's next full collection, which an idle main thread may not have before the end). */
+const MAX_SEARCH_BYTES = (15 << 20) - (1 << 17);
 
 const SESSION_ID = Buffer.from('"sessionId":"');
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import type { Finding, FindingSink, ReportDiagnostic, Severity } from '../core';
+import { jsonDiagnosticText, type Finding, type FindingSink, type ReportDiagnostic, type Severity } from '../core';
 
 /** Items kept in memory before a run is written (CONTRACT_GUARD_SPOOL_ITEMS sets it, for tests). */
 const MEMORY_ITEMS = Number(process.env.CONTRACT_GUARD_SPOOL_ITEMS) || 4096;
@@ -38,6 +38,8 @@ export interface SpoolData {
   placed: [number, number][];
   counts: SeverityCounts;
   count: number;
+  /** The runs hold the diagnostics as the JSON report prints them (SpoolText.json). */
+  json?: boolean;
 }
 
 let spools = 0;
@@ -61,16 +63,25 @@ export interface SpoolText {
   text: string;
   count: number;
   counts: SeverityCounts;
+  /** Each diagnostic as the JSON report prints it (jsonDiagnosticText: lines of its own), each ended by JSON_END:
+   *  the main thread writes them without parsing or printing any again. */
+  json?: boolean;
 }
 
-export function spoolText(diagnostics: Iterable<ReportDiagnostic>): SpoolText {
+/** What ends each diagnostic of a `json` spool: a character JSON text never holds raw. */
+const JSON_END = '\x1e';
+
+/** `json`: the run's report is `--format json` without a baseline (EntrySettings.json). */
+export function spoolText(diagnostics: Iterable<ReportDiagnostic>, json = false): SpoolText {
   const lines: string[] = [];
   const counts: SeverityCounts = { error: 0, warning: 0, info: 0 };
   for (const d of diagnostics) {
-    lines.push(JSON.stringify(d));
+    lines.push(json ? jsonDiagnosticText(d) : JSON.stringify(d));
     counts[d.severity]++;
   }
-  return { text: lines.length ? lines.join('\n') + '\n' : '', count: lines.length, counts };
+  const end = json ? JSON_END : '\n';
+  const text = lines.length ? lines.join(end) + end : '';
+  return json ? { text, count: lines.length, counts, json } : { text, count: lines.length, counts };
 }
 
 /** Items written to the file at a time (a run of thousands as one string would be a large object). */
@@ -80,6 +91,8 @@ export class DiagnosticSpool {
   private items: Item[] = [];
   /** Set by the first item: sorted by span (add) or in the report's order (addInOrder, addText); never both. */
   private ordered?: boolean;
+  /** Set by the first text: its diagnostics as the JSON report prints them (SpoolText.json), or not; never both. */
+  private json?: boolean;
   private fd?: number;
   private file?: string;
   private size = 0;
@@ -106,6 +119,8 @@ export class DiagnosticSpool {
   /** Diagnostics already in the report's order (each slice of a sliced file, in turn). */
   addInOrder(d: ReportDiagnostic): void {
     this.mode(true);
+    if (this.json) throw new Error('a spool of printed diagnostics takes no other');
+    this.json = false;
     this.items.push({ s: this.count, e: this.count, o: 0, h: -1, d });
     this.counts[d.severity]++;
     this.count++;
@@ -116,6 +131,8 @@ export class DiagnosticSpool {
   addText(t: SpoolText): void {
     if (t.count === 0) return;
     this.mode(true);
+    this.json ??= t.json === true;
+    if (this.json !== (t.json === true)) throw new Error('a spool takes printed diagnostics or plain ones, not both');
     if (this.items.length) this.spill(); // what came before goes first
     this.write(t.text);
     for (const s of ['error', 'warning', 'info'] as const) this.counts[s] += t.counts[s];
@@ -168,7 +185,7 @@ export class DiagnosticSpool {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
     const items = this.ordered ? this.items : sortBySpan(this.items);
-    return { ordered: this.ordered === true, file: this.file, runs: this.runs, items, placed: this.placed, counts: this.counts, count: this.count };
+    return { ordered: this.ordered === true, file: this.file, runs: this.runs, items, placed: this.placed, counts: this.counts, count: this.count, json: this.json || undefined };
   }
 
   /** Given up (the file is checked another way): its file removed. */
@@ -265,7 +282,8 @@ class RunReader<T> {
   private readonly decoder = new StringDecoder('utf8');
   private readonly buf: Buffer;
 
-  constructor(private readonly fd: number, [start, length]: [number, number], piece: number, private readonly parse: (line: string) => T) {
+  /** `sep`: what ends each line (a `json` spool's diagnostics span lines: JSON_END). */
+  constructor(private readonly fd: number, [start, length]: [number, number], piece: number, private readonly parse: (line: string) => T, private readonly sep = '\n') {
     this.at = start;
     this.end = start + length;
     this.buf = Buffer.allocUnsafeSlow(Math.min(piece, Math.max(1, length)));
@@ -278,8 +296,8 @@ class RunReader<T> {
       if (n <= 0) throw new Error('the spool file ended early');
       this.at += n;
       const text = this.rest + this.decoder.write(this.buf.subarray(0, n)); // lines are JSON: no newline inside
-      const cut = text.lastIndexOf('\n');
-      this.lines = text.slice(0, cut).split('\n');
+      const cut = text.lastIndexOf(this.sep);
+      this.lines = text.slice(0, cut).split(this.sep);
       this.rest = text.slice(cut + 1);
       this.next = 0;
       if (cut < 0) this.lines = [];
@@ -318,7 +336,7 @@ export class SpooledDiagnostics implements Iterable<ReportDiagnostic> {
       if (data.ordered) {
         // the runs in turn (one read buffer at a time), then what was left in memory
         if (fd !== undefined) for (const run of data.runs) {
-          const reader = new RunReader(fd, run, 1 << 16, (line) => JSON.parse(line) as ReportDiagnostic);
+          const reader = new RunReader(fd, run, 1 << 16, (line) => JSON.parse(line) as ReportDiagnostic, data.json ? JSON_END : '\n');
           for (let d = reader.take(); d; d = reader.take()) yield d;
         }
         for (const i of data.items) yield i.d;
@@ -351,6 +369,26 @@ export class SpooledDiagnostics implements Iterable<ReportDiagnostic> {
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
     }
+  }
+
+  /** A `json` spool's diagnostics as the JSON report prints them, in order (undefined for any other spool). */
+  jsonText(): Iterable<string> | undefined {
+    const { data } = this;
+    if (!data.json) return undefined;
+    return {
+      *[Symbol.iterator]() {
+        if (data.file === undefined || !data.runs.length) return;
+        const fd = fs.openSync(data.file, 'r');
+        try {
+          for (const run of data.runs) {
+            const reader = new RunReader(fd, run, 1 << 16, (text) => text, JSON_END);
+            for (let text = reader.take(); text !== undefined; text = reader.take()) yield text;
+          }
+        } finally {
+          fs.closeSync(fd);
+        }
+      },
+    };
   }
 
   dispose(): void {

@@ -2,10 +2,12 @@
 // when small, else as it streams, in parts (core/bytes.ts checkDocumentStream). Which one a file is, is decided from its first bytes
 // (parse/reader shapeFromHead), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
+import './zstd'; // .eval members Inspect compressed with zstd, where this Node can inflate them
 import { pipeline, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';
 import { createGunzip } from 'node:zlib';
+import { StreamedLineIndex } from './line-starts';
 import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, DOCUMENT_CHANGED, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type FindingSink, type StreamLimits } from '../core';
 import { LimitError } from './limits';
 
@@ -80,7 +82,7 @@ async function checkPlainOrGzip(file: string, options: CheckOptions, findings?: 
     const checked = await checkDocumentFile(file, gzip, { ...options, fileName: inner });
     if (checked) return checked;
   }
-  const index = new LineIndex();
+  const index = new StreamedLineIndex();
   const checker = new TraceChecker({ ...options, fileName: inner, findings: findings?.(index) });
   const cutter = new LineCutter((text, base) => checker.addLine(text, base), (offset) => index.addLineStart(offset));
   if (head?.whole) cutter.push(head.whole.toString('utf8'));
@@ -92,7 +94,7 @@ async function checkPlainOrGzip(file: string, options: CheckOptions, findings?: 
 /** One JSON document from disk through checkDocumentStream (core/bytes.ts); undefined when it turned out to be JSON
  *  lines (then it is streamed as lines). Its limits are this process's: the whole-read size and the heap watch. */
 async function checkDocumentFile(file: string, gzip: boolean, options: CheckOptions): Promise<CheckedFile | undefined> {
-  const index = new LineIndex();
+  const index = new StreamedLineIndex();
   const addLines = (text: string, offset: number) => {
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) index.addLineStart(offset + nl + 1);
   };

@@ -57,5 +57,5 @@ function checkSlice(job: SliceJob, options: CheckOptions, entry: EntrySettings):
     d.line += job.line;
     d.endLine += job.line;
   }
-  return { format: result.format, calls: result.calls, alone, apart: result.apart, diagnostics: spoolText(diagnostics) };
+  return { format: result.format, calls: result.calls, alone, apart: result.apart, diagnostics: spoolText(diagnostics, entry.json) };
 }

@@ -3,7 +3,7 @@
 // text the positions refer to is returned with the result. One JSON document arriving as a stream of bytes (too
 // large, maybe, for one string) is checked in parts by checkDocumentStream.
 import { checkText, TraceChecker, type CheckOptions, type FileResult } from './engine';
-import { containerText } from './parse/container';
+import { readContainer } from './parse/container';
 import { partDoc, pieceOffset } from './parse/doc';
 import { DocumentSplitter, PartReplay, SplitError, SplitLimit, type Part, type PartRecipe } from './parse/split';
 import { TextStamp } from './parse/text-stamp';
@@ -16,10 +16,15 @@ export interface BytesResult extends FileResult {
 }
 
 export function checkBytes(bytes: Uint8Array, options: CheckOptions = {}): BytesResult {
-  const inner = containerText(bytes);
-  const text = inner ?? new TextDecoder('utf-8').decode(bytes);
-  const result = checkText(text, inner === undefined ? options : { ...options, fileName: undefined });
-  return { ...result, text, container: inner !== undefined };
+  const inner = readContainer(bytes);
+  if (!inner) {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    return { ...checkText(text, options), text, container: false };
+  }
+  const checker = new TraceChecker({ ...options, fileName: undefined });
+  checker.addText(inner.text);
+  if (inner.problem) checker.addUnreadable(inner.problem);
+  return { ...checker.finish(), text: inner.text, container: true };
 }
 
 // ---- one JSON document, as a stream of bytes -----------------------------------------------------------------

@@ -263,6 +263,12 @@ export class TraceChecker {
     this.guard(parsed.doc, () => this.readLine(parsed.doc));
   }
 
+  /** Part of the file could not be read at all (a container's member this build cannot inflate): a parse error at
+   *  its start, `message` one line saying what and why. */
+  addUnreadable(message: string): void {
+    this.addParseError(0, 0, message);
+  }
+
   /** A whole JSON document (or a JSONL file that arrived as one text). */
   addText(text: string): void {
     text = stripBom(text);

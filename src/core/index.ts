@@ -12,6 +12,7 @@ export type { Profile } from './contracts/compile';
 export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
 export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
+export { lastAtOrBefore } from './parse/line-index';
 export { LOG_LINE } from './parse/log-lines';
 export { looksLikeCassette, YAML_NAME } from './parse/yaml';
 export { spanOf } from './parse/doc';
@@ -24,7 +25,7 @@ export { RunCollector, summarizeRun, checkFixture, compareRuns, compareFails, fa
 export { toDiagnostic, type ReportDiagnostic, type ReportEntry } from './report/model';
 // The report as the CLI writes it, file by file (src/cli/report-run.ts, src/cli/worker.ts).
 export { addToSummary, emptySummary, hasFindingsAtOrAbove, summaryFails, type Report, type ReportFile } from './report/model';
-export { jsonWriter, jsonlWriter } from './report/json';
+export { jsonDiagnosticText, jsonWriter, jsonlWriter } from './report/json';
 export { sarifWriter } from './report/sarif';
 export { textWriter } from './report/text';
 export { markdownWriter, type LinkTo } from './report/markdown';
@@ -40,6 +41,6 @@ export { callsOnLine, checkForFreeze, freeze, verdictText, isDrift, renderReplay
 export { joinInside } from './fixtures/names';
 export { inferContract, renderContract } from './contracts/infer';
 export { buildDecisionTable, replayFixturesByCall, GATES, GATE_OF_CODE, rowAt, type TableOptions, type DecisionTable, type FixtureReplays, type GateId, type GateCell, type CellStatus, type CensusTool, type TableRow } from './report/decision-table';
-export { containerText } from './parse/container';
+export { containerText, readContainer, useZstd, type Container } from './parse/container';
 export { codesMarkdown } from './report/codes-doc';
 export { packsMarkdown } from './report/packs-doc';

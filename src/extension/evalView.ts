@@ -5,7 +5,8 @@
 // - the JSON view: a virtual document (`contract-guard-eval:` scheme, read-only by nature) with that text, which the
 //   live diagnostics, hovers, the decision table and freezing treat like any trace.
 import * as vscode from 'vscode';
-import { buildDecisionTable, checkText, containerText, type ContractSet, type DecisionTable, emptyContracts, LineIndex } from '../core';
+import { buildDecisionTable, checkText, readContainer, type ContractSet, type DecisionTable, emptyContracts, LineIndex } from '../core';
+import '../cli/zstd'; // .eval members Inspect compressed with zstd, where this Node can inflate them
 import { BACKGROUND_CHECK_SIZE, checkOptions } from './diagnostics';
 import type { LiveModel } from './table/data';
 
@@ -38,8 +39,9 @@ export async function readEval(file: vscode.Uri): Promise<{ text: string } | { e
   } catch (e) {
     return { error: `${name} cannot be read: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const text = containerText(bytes);
-  return text === undefined ? { error: `${name} is not an Inspect AI .eval log (a zip of header.json and samples/*.json)` } : { text };
+  const read = readContainer(bytes);
+  if (read?.text === '' && read.problem) return { error: `${name}: ${read.problem}` };
+  return read === undefined ? { error: `${name} is not an Inspect AI .eval log (a zip of header.json and samples/*.json)` } : { text: read.text };
 }
 
 class EvalContent implements vscode.TextDocumentContentProvider, vscode.Disposable {

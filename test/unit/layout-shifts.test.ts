@@ -106,5 +106,10 @@ describe('layout shifts in formats we read', () => {
     assert.equal(asArray.r.format, asJsonl.r.format);
     assert.equal(asArray.r.calls, asJsonl.r.calls);
     assert.deepEqual(asArray.sessions.map((x) => x.results.length), asJsonl.sessions.map((x) => x.results.length));
+    // a later version that stamps every entry with a key of its own is read the same
+    const stamped = read(records.map((r, n) => JSON.stringify({ ...r, t: 1700000000 + n })).join('\n'), 'chat.jsonl');
+    assert.equal(stamped.r.format, asJsonl.r.format);
+    assert.equal(stamped.r.calls, asJsonl.r.calls);
+    assert.deepEqual(stamped.sessions.map((x) => x.results.length), asJsonl.sessions.map((x) => x.results.length));
   });
 });

@@ -56,6 +56,28 @@ describe('worker pool: jobs on the main thread too', () => {
     assert.equal(by.size, 2, `two threads: ${[...by].join(', ')}`);
   });
 
+  it("checks a run's first job here while its threads start, then hands the rest out as before", async () => {
+    const pool = new WorkerPool<Job, Answer>(file, 2, undefined, 64, here);
+    try {
+      const first = await pool.run({ n: 0 }, undefined, 'first');
+      assert.equal(first.by, 'here', 'the first job did not wait for a thread to start');
+      const rest = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.run({ n: i + 1 }, undefined, true)));
+      assert.deepEqual(rest.map((a) => a.n), [1, 2, 3, 4, 5, 6]);
+      assert.ok(rest.some((a) => a.by !== 'here'), `the started thread took jobs: ${rest.map((a) => a.by).join(', ')}`);
+      // 'first' once a thread is started is an ordinary job that may run here
+      assert.equal((await pool.run({ n: 7 }, undefined, 'first')).n, 7);
+    } finally {
+      await pool.close();
+    }
+    // with --jobs 1 there is no here: the first job goes to the thread
+    const one = new WorkerPool<Job, Answer>(file, 1, undefined, 64, here);
+    try {
+      assert.notEqual((await one.run({ n: 0 }, undefined, 'first')).by, 'here');
+    } finally {
+      await one.close();
+    }
+  });
+
   it('never runs jobs here with --jobs 1', async () => {
     const answers = await runAll(1, 6, true);
     assert.equal(new Set(answers.map((a) => a.by)).size, 1);

@@ -11,9 +11,10 @@ import type { Span, ToolCall, ToolResult } from '../model';
 import { spanOf, type Anchor } from '../parse/doc';
 import { IdTable, SlotColumn } from '../id-table';
 
-/** A fingerprint as a number: 52 bits of its hash64, which a double holds exactly. */
+/** A fingerprint as a number: 32 bits of its hash64 (compared only between two calls that share an id: two
+ *  different calls with one id taken for an echo of each other has odds of 2^-32). */
 function printOf(fingerprint: string): number {
-  return parseInt(hash64(fingerprint).slice(0, 13), 16);
+  return parseInt(hash64(fingerprint).slice(0, 8), 16);
 }
 import { bodyFailure, okExitCodesFor, readResultOnce, transportKind, type ResultReading } from '../results';
 import type { SessionContext } from './check';
@@ -23,21 +24,31 @@ import { isMutating } from './mutation';
 export interface CallFacts {
   name: string;
   turn: number;
-  index: number;
   /** Where its name is (related information points there), as offsets: one object per id, no more. */
   start: number;
   end: number;
-  /** A 52-bit hash of its fingerprint (an echo of it is the same call recorded twice). */
+  /** A 32-bit hash of its fingerprint (an echo of it is the same call recorded twice). */
   print: number;
 }
 
-/** The first call of each id of earlier segments, compact (a long session carries one per call): the id as a
- *  64-bit hash, its facts in columns, the tool's name as a number. */
+/** Past these, a call's facts do not fit the compact record: they are kept whole (a rare call, or a huge file). */
+const NARROW = 0xffff;
+const WORD = 0xffffffff;
+
+/** The first call of each id of earlier segments, compact (a long session carries one per call, and a later call
+ *  may reuse any of those ids: duplicate-call-id over the whole session): the id as a 64-bit hash, its facts in
+ *  four 32-bit columns (16 bytes a call): the tool's name as a number and the name's length, 16 bits each; turn;
+ *  start; print. */
 export class CarriedCalls {
   private readonly ids = new IdTable();
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
-  private readonly columns = [new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn(), new SlotColumn()];
+  private readonly nameAndLength = new SlotColumn();
+  private readonly turns = new SlotColumn();
+  private readonly starts = new SlotColumn();
+  private readonly prints = new SlotColumn();
+  /** Facts that do not fit the columns, whole, by slot. */
+  private readonly wide = new Map<number, CallFacts>();
 
   get size(): number {
     return this.ids.size;
@@ -50,8 +61,11 @@ export class CarriedCalls {
   get(id: string): CallFacts | undefined {
     const slot = this.ids.get(id);
     if (slot < 0) return undefined;
-    const [name, turn, index, start, end, print] = this.columns.map((c) => c.get(slot));
-    return { name: this.names[name], turn, index, start, end, print };
+    const wide = this.wide.get(slot);
+    if (wide) return wide;
+    const packed = this.nameAndLength.get(slot);
+    const start = this.starts.get(slot);
+    return { name: this.names[packed >>> 16], turn: this.turns.get(slot), start, end: start + (packed & NARROW), print: this.prints.get(slot) };
   }
 
   /** The facts of the first call with `id` (kept only when the id is new). */
@@ -65,7 +79,15 @@ export class CarriedCalls {
       name = this.names.push(f.name) - 1;
       this.nameIds.set(f.name, name);
     }
-    [name, f.turn, f.index, f.start, f.end, f.print].forEach((v, k) => this.columns[k].set(slot, v));
+    const length = f.end - f.start;
+    if (name > NARROW || !(length >= 0 && length <= NARROW) || !(f.turn >= 0 && f.turn <= WORD) || !(f.start >= 0 && f.start <= WORD)) {
+      this.wide.set(slot, f);
+      return;
+    }
+    this.nameAndLength.set(slot, ((name << 16) | length) >>> 0);
+    this.turns.set(slot, f.turn);
+    this.starts.set(slot, f.start);
+    this.prints.set(slot, f.print);
   }
 }
 
@@ -265,7 +287,7 @@ export class SessionPairing implements Pairing {
       ids.add(id, () => {
         const first = Array.isArray(same) ? same[0] : same;
         const { start, end } = spanOf(first.nameAt);
-        return { name: first.name, turn: first.turn, index: first.index, start, end, print: printOf(this.fingerprint(first)) };
+        return { name: first.name, turn: first.turn, start, end, print: printOf(this.fingerprint(first)) };
       });
     }
     return { ids, calls: this.base + this.ctx.session.calls.length };

@@ -19,7 +19,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, SessionSet, str, unansweredByName, type Obj } from './util';
+import { at, callOnce, hasCallId, isPlainObject, SessionSet, str, unansweredByName, waitingFor, type Obj } from './util';
 
 function isAgnoMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.role === 'string' && ('from_history' in v || 'stop_after_tool_call' in v || 'tool_call_error' in v);
@@ -63,24 +63,14 @@ function memoryMessages(v: unknown): unknown[] | undefined {
 class RunReader {
   constructor(readonly b: SessionBuilder) {}
 
-  private readonly seen = new Set<string>();
-  /** Call ids answered. A call id is made once (`seen`): this is `waitingFor` without its scan of the session per
-   *  result (quadratic on a long event stream). */
-  private readonly answered = new Set<string>();
-
+  /** A call id is made once (a run lists its executions after the messages that made them, an event repeats it). */
   private call(ref: NodeRef, name: string, id: string | undefined, namePath: string[], argsPath: string[], args: unknown, turn: number, text?: string): void {
-    if (id !== undefined) {
-      if (this.seen.has(id)) return;
-      this.seen.add(id);
-    }
-    this.b.call({ name, id, at: ref, namePath, argsPath, args, expect: 'any', messageText: text }, turn);
+    callOnce(this.b, { name, id, at: ref, namePath, argsPath, args, expect: 'any', messageText: text }, () => turn);
   }
 
+  /** An outcome by id answers its call once; one whose call is not in the run is not read. */
   private answer(ref: NodeRef, id: string | undefined, key: string, payload: unknown, error: unknown): void {
-    if (id !== undefined) {
-      if (!this.seen.has(id) || this.answered.has(id)) return;
-      this.answered.add(id);
-    }
+    if (id !== undefined && !waitingFor(this.b, id)) return;
     this.b.result({ at: ref, callId: id, payloadPath: [key], payload, transport: typeof error === 'boolean' ? { isError: error } : undefined });
   }
 
@@ -125,7 +115,7 @@ class RunReader {
     const id = str(t.tool_call_id);
     const name = t.tool_name as string;
     let callIndex = id === undefined ? unansweredByName(this.b, name) : undefined;
-    if (id === undefined ? callIndex === undefined || !done : !this.seen.has(id)) {
+    if (id === undefined ? callIndex === undefined || !done : !hasCallId(this.b, id)) {
       this.call(ref, name, id, ['tool_name'], ['tool_args'], t.tool_args, this.b.currentTurn());
       if (id === undefined) callIndex = this.b.session.calls.length - 1;
     }

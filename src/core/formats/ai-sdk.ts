@@ -13,13 +13,14 @@
 // - A `generateText` result `{text, toolCalls, toolResults, steps, response: {messages}}`: the response messages
 //   are the whole exchange; else each step's calls and results; else the top-level ones (the last step's).
 // - Stream parts, one per line (`fullStream`, the v5 UI message stream as SSE): `tool-call` / `tool-input-available`
-//   is a call, `tool-result` / `tool-output-available` its outcome, `tool-error` / `tool-output-error` a failure;
-//   deltas are not read. Mastra wraps each part's fields in `payload` (`{type, runId, from, payload}`).
+//   is a call, `tool-result` / `tool-output-available` its outcome, `tool-error` / `tool-output-error` a failure,
+//   `tool-output-denied` (v6 tool approval refused) a failure without payload; deltas are not read. Mastra wraps
+//   each part's fields in `payload` (`{type, runId, from, payload}`).
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import { listedMessages } from './span-conventions';
-import { at, isPlainObject, str, type Obj } from './util';
+import { at, callOnce, hasCallId, isPlainObject, str, waitingFor, type Obj } from './util';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool', 'data']);
 
@@ -137,6 +138,11 @@ export function isMessageList(v: unknown): v is Obj[] {
 const CALL_PARTS = new Set(['tool-call', 'tool-input-available']);
 const RESULT_PARTS = new Set(['tool-result', 'tool-output-available']);
 const ERROR_PARTS = new Set(['tool-error', 'tool-output-error']);
+/** A call the user refused (v6 tool approval: `{type: "tool-output-denied", toolCallId}`, no payload). It never ran,
+ *  yet it is a result, not an unanswered call: the UI stream turns it into the part state `output-denied` (read as
+ *  a failure by `readInvocation`) and convertToModelMessages into a tool result `{type: "execution-denied"}` that
+ *  the model is given. So it answers its call, as a failure. */
+const DENIED_PART = 'tool-output-denied';
 
 /** A stream part's fields and where they are (Mastra keeps them in `payload`). */
 function partFields(v: unknown): { f: Obj; path: string[] } | undefined {
@@ -167,11 +173,6 @@ export function isToolPart(v: unknown): boolean {
 
 /** Reads stream parts and result lists: the first sighting of a call id is the call, a result answers it once. */
 export class PartReader {
-  private readonly seen = new Set<string>();
-  /** Call ids already answered. A call id is made once (`seen`), so this is `waitingFor` without its scan of the
-   *  whole session per result (quadratic on a long stream). */
-  private readonly answered = new Set<string>();
-
   constructor(readonly b: SessionBuilder) {}
 
   read(ref: NodeRef, v: unknown, turn?: number): void {
@@ -183,13 +184,14 @@ export class PartReader {
     const id = f.toolCallId as string;
     const name = str(f.toolName);
     const argsKey = 'input' in f ? 'input' : 'args';
-    if (name !== undefined && !this.seen.has(id) && (CALL_PARTS.has(type) || argsKey in f)) {
-      this.seen.add(id);
-      this.b.call({ name, id, at: where, namePath: ['toolName'], argsPath: [argsKey], args: f[argsKey], expect: 'object' }, turn ?? this.b.currentTurn());
+    if (name !== undefined && (CALL_PARTS.has(type) || argsKey in f)) {
+      callOnce(this.b, { name, id, at: where, namePath: ['toolName'], argsPath: [argsKey], args: f[argsKey], expect: 'object' }, () => turn ?? this.b.currentTurn());
     }
-    if (!RESULT_PARTS.has(type) && !ERROR_PARTS.has(type)) return;
-    if (this.seen.has(id) && this.answered.has(id)) return;
-    this.answered.add(id);
+    if (!RESULT_PARTS.has(type) && !ERROR_PARTS.has(type) && type !== DENIED_PART) return;
+    // a call answers once (a result part read again is no second answer); a result whose call is not (yet) in the
+    // stream is kept: it is the orphan
+    if (hasCallId(this.b, id) && !waitingFor(this.b, id)) return;
+    if (type === DENIED_PART) return this.b.result({ at: where, callId: id, transport: { isError: true } });
     const key = ERROR_PARTS.has(type) ? ('errorText' in f ? 'errorText' : 'error') : 'output' in f ? 'output' : 'result';
     const out = f[key];
     const failed = ERROR_PARTS.has(type) || f.isError === true || (isPlainObject(out) && (out.type === 'error-text' || out.type === 'error-json'));

@@ -20,7 +20,8 @@
 //   conversation, so the tools the input declares apply to the calls of the output; so is a record
 //   `{request, response}` of a Converse request and its response (exchange.ts).
 // - a bare list of Converse messages (Strands Agents' `agent.messages`), read as a request's messages.
-// A `toolResult` status 'error' is the result's `isError`. Binary event-stream bodies (hex, base64) are skipped.
+// A `toolResult` status 'error' is the result's `isError`. A binary event-stream body nock kept as hex is read as
+// its events (nock.ts): ConverseStream events, or the Anthropic stream events of InvokeModelWithResponseStream.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -28,7 +29,7 @@ import { readAnthropicMessage, readAnthropicTools } from './anthropic';
 import { lonePayload } from './lone-block';
 import { isNockRecording, nockExchanges } from './nock';
 import { mergeEchoes, type RecordedPart } from './recording';
-import { EventStream } from './stream';
+import { EventStream, StreamAssembler, isAnthropicEvent } from './stream';
 import { exchangeParts, isExchange } from './exchange';
 import type { Session } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -236,8 +237,13 @@ function isAnthropicReply(v: unknown): v is Obj {
   return isPlainObject(v) && v.type === 'message' && v.role === 'assistant' && Array.isArray(v.content);
 }
 
+/** InvokeModelWithResponseStream of an Anthropic model: the Messages stream events its chunks carry. */
+function isAnthropicEvents(v: unknown): v is unknown[] {
+  return Array.isArray(v) && v.length > 0 && v.some(isAnthropicEvent);
+}
+
 function readable(v: unknown): boolean {
-  return isRequest(v) || isResponse(v) || isEventArray(v) || isAnthropicBody(v) || isAnthropicReply(v);
+  return isRequest(v) || isResponse(v) || isEventArray(v) || isAnthropicBody(v) || isAnthropicReply(v) || isAnthropicEvents(v);
 }
 
 function isBedrockRecording(v: unknown): boolean {
@@ -259,6 +265,10 @@ function readPart(b: SessionBuilder, part: Located): void {
     });
   } else if (isAnthropicReply(v)) {
     readAnthropicMessage(b, doc, path, v);
+  } else if (isAnthropicEvents(v)) {
+    const a = new StreamAssembler(b);
+    v.forEach((e, i) => isPlainObject(e) && a.event(doc, [...path, i], e));
+    a.flush();
   }
 }
 

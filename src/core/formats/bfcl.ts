@@ -1,7 +1,9 @@
 // Berkeley Function Calling Leaderboard data (JSONL, whatever the extension): question lines `{id, question,
 // function: [definitions]}` and answer-key lines `{id, ground_truth: [{name: {param: [acceptable values]}}]}`.
 // Each question is a session holding its tool definitions (embedded contracts), with BFCL's Python type names
-// mapped to JSON Schema (`dict` -> object, `float` -> number, `tuple` -> array, `any` -> no type). An answer key
+// mapped to JSON Schema (`dict` -> object, `float` -> number, `tuple` -> array, `any` -> no type). A multi-turn or
+// memory question names `involved_classes` instead, whose definitions are lines of their own in
+// `multi_turn_func_doc/<class>.json` (`{name, description, parameters, response}`): each read as a definition. An answer key
 // lists acceptable values, not calls a model made: it is recognised and nothing in it is checked.
 // Result files (`result/<model>/BFCL_*_result.json`, JSONL too) hold the calls a model made: lines
 // `{id, result, input_token_count, output_token_count, latency}`, one session each. A function-calling model's
@@ -44,8 +46,19 @@ export function bfclSchema(s: unknown): unknown {
   return out;
 }
 
-function isQuestion(v: unknown): v is Obj & { function: unknown[] } {
-  return isPlainObject(v) && typeof v.id === 'string' && Array.isArray(v.question) && Array.isArray(v.function);
+/** A question line. A multi-turn or memory question holds no definitions (`involved_classes` names the classes
+ *  whose functions it may call): recognised, nothing to check. */
+function isQuestion(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.id === 'string' && Array.isArray(v.question) && (Array.isArray(v.function) || Array.isArray(v.involved_classes));
+}
+
+const DOC_KEYS = new Set(['name', 'description', 'parameters', 'response']);
+
+/** A line of a multi-turn class's function docs (`multi_turn_func_doc/<class>.json`): one definition in BFCL's
+ *  Python types (`dict` parameters), nothing else on the line. */
+function isFunctionDoc(v: unknown): v is Obj & { name: string } {
+  return isPlainObject(v) && typeof v.name === 'string' && isPlainObject(v.parameters) && v.parameters.type === 'dict'
+    && Object.keys(v).every((k) => DOC_KEYS.has(k));
 }
 
 function isAnswerKey(v: unknown): v is Obj {
@@ -62,6 +75,13 @@ function isResultEntry(v: unknown): v is Obj {
   // early result files numbered their lines (`idx`) instead
   if (typeof v.id === 'string') return BFCL_ID.test(v.id) || counted;
   return v.id === undefined && typeof v.idx === 'number' && counted;
+}
+
+/** A result line some pipelines wrote bare: the answer alone, a list of the model's texts (`["[f(a=1)]"]`; `[]` or
+ *  a refusal when it called nothing). Claimed only when one of the texts is a Python call list. */
+function isBareAnswer(v: unknown): v is string[] {
+  return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')
+    && v.some((x) => /^\s*\[/.test(x) && pythonCalls(x) !== undefined);
 }
 
 /** An early function-calling answer's call: `{name, arguments}` (not a `{name: arguments}` map). */
@@ -130,7 +150,7 @@ export const bfcl: FormatAdapter = {
   id: 'bfcl',
   document: {
     claims(v) {
-      return isQuestion(v) || isAnswerKey(v) || isResultEntry(v) || isScoreEntry(v) || isScoreSummary(v);
+      return isQuestion(v) || isAnswerKey(v) || isResultEntry(v) || isScoreEntry(v) || isScoreSummary(v) || isFunctionDoc(v) || isBareAnswer(v);
     },
     read(doc, emit) {
       const v = doc.value;
@@ -145,6 +165,14 @@ export const bfcl: FormatAdapter = {
       }
       if (isResultEntry(v)) {
         singleSession((b) => readAnswer(b, doc, ['result'], v.result), emit, str(v.id) ?? `idx ${keyText(v.idx)}`);
+        return;
+      }
+      if (isBareAnswer(v)) {
+        singleSession((b) => readAnswer(b, doc, [], v), emit);
+        return;
+      }
+      if (isFunctionDoc(v)) {
+        singleSession((b) => b.tool(v.name, bfclSchema(v.parameters), { doc, path: [] }), emit, v.name);
         return;
       }
       if (!isQuestion(v)) return;

@@ -17,13 +17,13 @@
 // session per conversation, whose messages `{uuid, sender: human | assistant, text, content: [...]}` hold Anthropic
 // content blocks: the tools the app ran (web_search, web_fetch, MCP integrations) are `tool_use` blocks answered
 // by a `tool_result` in the same message (`tool_use_id`, `is_error`).
-import type { FormatAdapter, SliceTies } from './adapter';
+import type { FormatAdapter, LineReader, LineSink, SliceTies } from './adapter';
 import { isAmpThreadId } from './amp';
 import { blockText, readAnthropicMessage } from './anthropic';
 import { SessionBuilder } from './builder';
 import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { IdTable } from '../id-table';
+import { IdSet } from '../id-table';
 import { isPlainObject, SessionSet, str, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
@@ -102,7 +102,7 @@ const MESSAGE_PATH: JsonPath = ['message'];
 
 class ClaudeCodeReader {
   /** The uuids read per session key, as hashes (a long session has one per line). */
-  private readonly seen = new Map<string, IdTable>();
+  private readonly seen = new Map<string, IdSet>();
   private readonly roots = new Map<string, string>();
   private readonly lastMessage = new WeakMap<SessionBuilder, { id: string; turn?: number; text: string }>();
 
@@ -196,7 +196,7 @@ class ClaudeCodeReader {
     const uuid = str(line.uuid);
     if (uuid !== undefined) {
       let seen = this.seen.get(key);
-      if (!seen) this.seen.set(key, (seen = new IdTable()));
+      if (!seen) this.seen.set(key, (seen = new IdSet()));
       const known = seen.size;
       if (seen.add(uuid) < known) return;
     }
@@ -226,6 +226,12 @@ class ClaudeCodeReader {
   }
 }
 
+/** The reader of Claude Code's lines; Qwen Code's stream-json, the same layout, is read by it too. */
+export function openClaudeCodeLines(sink: LineSink): LineReader {
+  const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key), sink.ties);
+  return { read: (doc) => reader.read(doc, [], doc.value as Obj) };
+}
+
 export const claudeCode: FormatAdapter = {
   id: 'claude-code',
   packs: ['claude-code'],
@@ -251,9 +257,6 @@ export const claudeCode: FormatAdapter = {
     claims: isClaudeCodeLine,
     // a message line with no envelope left (captures trimmed by hand) continues the log it sits in
     accepts: (v) => isPlainObject(v) && isMessageLine(v),
-    open(sink) {
-      const reader = new ClaudeCodeReader((key) => sink.sessionFor(key), (key) => sink.closeSession(key), sink.ties);
-      return { read: (doc) => reader.read(doc, [], doc.value as Obj) };
-    },
+    open: openClaudeCodeLines,
   },
 };

@@ -69,7 +69,12 @@ function isRunResult(v: unknown): boolean {
  *  `<shellId: S completed with exit code N>`). */
 const EXIT_TRAILER = /<(?:exited|shellId: [^>\s]+ completed) with exit code (-?\d+)>\s*$/;
 
-function transportOf(d: Obj): TransportSignals {
+/** The tools that run a shell and end their output with its exit line: `bash` (`powershell` on Windows) and the
+ *  ones that read from / write to a shell left running. Any other tool's output is text it read (a file, a page),
+ *  where such a line says nothing of how the tool ended. */
+const SHELL_TOOL = /^(?:(?:read|write)_)?(?:bash|powershell)$/;
+
+function transportOf(d: Obj, name: string | undefined): TransportSignals {
   const t: TransportSignals = {};
   if (typeof d.success === 'boolean') t.isError = !d.success;
   const contents = isPlainObject(d.result) && Array.isArray(d.result.contents) ? d.result.contents : [];
@@ -82,7 +87,8 @@ function transportOf(d: Obj): TransportSignals {
   }
   // older builds keep no terminal block: the output's own last line states the exit code
   const content = isPlainObject(d.result) ? d.result.content : undefined;
-  const trailer = typeof content === 'string' ? EXIT_TRAILER.exec(content.slice(-80)) : null;
+  const shell = name !== undefined && SHELL_TOOL.test(name);
+  const trailer = shell && typeof content === 'string' ? EXIT_TRAILER.exec(content.slice(-80)) : null;
   if (trailer) t.exitCode = Number(trailer[1]);
   return t;
 }
@@ -92,6 +98,8 @@ class CopilotReader {
   /** Call ids already recorded, and ids already answered, per session key. */
   private readonly called = new Set<string>();
   private readonly answered = new Set<string>();
+  /** Each recorded call's tool name, per session key and call id (a completion may not repeat it). */
+  private readonly names = new Map<string, string>();
   private sessionId: string | undefined;
 
   constructor(private readonly sink: LineSink) {}
@@ -167,6 +175,7 @@ class CopilotReader {
       if (callId !== undefined) {
         if (this.called.has(key + ' ' + callId)) return;
         this.called.add(key + ' ' + callId);
+        this.names.set(key + ' ' + callId, r.name);
       }
       b.call({ name: r.name, id: callId, at: { doc, path: ['data', 'toolRequests', j] }, namePath: ['name'], argsPath: ['arguments'], args: r.arguments,
         expect: 'any', messageText: text === '' ? undefined : text }, turn);
@@ -178,6 +187,7 @@ class CopilotReader {
     const name = str(d.toolName);
     if (callId === undefined || name === undefined || this.called.has(key + ' ' + callId)) return;
     this.called.add(key + ' ' + callId);
+    this.names.set(key + ' ' + callId, name);
     b.call({ name, id: callId, at: { doc, path: ['data'] }, namePath: ['toolName'], argsPath: ['arguments'], args: d.arguments, expect: 'any' });
   }
 
@@ -187,8 +197,9 @@ class CopilotReader {
       if (this.answered.has(key + ' ' + callId)) return;
       this.answered.add(key + ' ' + callId);
     }
+    const name = str(d.toolName) ?? (callId === undefined ? undefined : this.names.get(key + ' ' + callId));
     const failed = d.success === false && d.error !== undefined;
-    b.result({ at: { doc, path: ['data'] }, callId, payload: failed ? d.error : d.result, payloadPath: [failed ? 'error' : 'result'], transport: transportOf(d) });
+    b.result({ at: { doc, path: ['data'] }, callId, payload: failed ? d.error : d.result, payloadPath: [failed ? 'error' : 'result'], transport: transportOf(d, name) });
     b.breakTurn();
   }
 }

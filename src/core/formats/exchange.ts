@@ -25,14 +25,21 @@ function half(v: unknown, path: JsonPath, test: Test): Half | undefined {
   return undefined;
 }
 
+/** The first of `keys` whose value is the half `test` asks for: a log may keep several (`request` holding the
+ *  HTTP metadata, `request_body` the body). */
+function firstHalf(v: Record<string, unknown>, keys: readonly string[], test: Test): Half | undefined {
+  for (const k of keys) {
+    const found = k in v ? half(v[k], [k], test) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The request and the answer of an exchange record whose halves pass `isRequest` and `isResponse`. */
 function halvesOf(v: unknown, isRequest: Test, isResponse: Test): Half[] | undefined {
   if (!isPlainObject(v)) return undefined;
-  const qk = REQUEST_KEYS.find((k) => k in v);
-  const rk = RESPONSE_KEYS.find((k) => k in v);
-  if (qk === undefined || rk === undefined) return undefined;
-  const request = half(v[qk], [qk], isRequest);
-  const response = half(v[rk], [rk], isResponse);
+  const request = firstHalf(v, REQUEST_KEYS, isRequest);
+  const response = request && firstHalf(v, RESPONSE_KEYS, isResponse);
   return request && response ? [request, response] : undefined;
 }
 

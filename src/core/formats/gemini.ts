@@ -19,7 +19,12 @@
 // - Live API (`BidiGenerateContent`) message logs, one message per line: `setup.tools` declares, `toolCall.functionCalls`
 //   are calls (with ids), `toolResponse.functionResponses` answer them by id, `toolCallCancellation.ids` are calls
 //   the server dropped (a failure); `serverContent` and the other frames are the conversation around them.
-// Code execution parts (`executableCode`/`codeExecutionResult`) run on Google's side and are not tool calls here.
+// - Code execution (the `codeExecution` tool): a part `{executableCode: {language, code, id?}}` is a call of
+//   `code_execution` (the server's tool, as Anthropic's code execution and Responses' code_interpreter_call are calls
+//   in their readers), `{codeExecutionResult: {outcome, output?, id?}}` its result, by id when both carry one, else
+//   the earliest unanswered one; an outcome other than `OUTCOME_OK` (`OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`)
+//   is an honest failure. A request's `{codeExecution: {}}` tool declares it without a schema (the input is the
+//   platform's).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
@@ -129,9 +134,17 @@ export function geminiDeclarations(tools: unknown): { name: string; params: unkn
   return out;
 }
 
-/** The function declarations of a request's `tools` as embedded contracts. */
+/** The name a code execution part's call gets. */
+export const CODE_EXECUTION = 'code_execution';
+
+/** The function declarations of a request's `tools` as embedded contracts, and its `codeExecution` tool. */
 export function readGeminiTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
   for (const d of geminiDeclarations(tools)) b.tool(d.name, d.params, { doc, path: [...path, ...d.path] }, d.result);
+  if (!Array.isArray(tools)) return;
+  tools.forEach((t, i) => {
+    const k = isPlainObject(t) ? keyOf(t, 'codeExecution') : undefined;
+    if (k !== undefined) b.tool(CODE_EXECUTION, undefined, { doc, path: [...path, i, k] });
+  });
 }
 
 // ---- calls and results ---------------------------------------------------------------------------------------
@@ -150,6 +163,27 @@ function functionResponseOf(part: unknown): { key: string; fr: Obj } | undefined
   if (!isPlainObject(part)) return undefined;
   const key = keyOf(part, 'functionResponse');
   return key !== undefined && isPlainObject(part[key]) ? { key, fr: part[key] } : undefined;
+}
+
+/** The part's `executableCode` / `codeExecutionResult` (either spelling), with its key. */
+function codePart(part: unknown, camel: 'executableCode' | 'codeExecutionResult'): { key: string; body: Obj } | undefined {
+  if (!isPlainObject(part)) return undefined;
+  const key = keyOf(part, camel);
+  return key !== undefined && isPlainObject(part[key]) ? { key, body: part[key] } : undefined;
+}
+
+/** A code execution part as a call of `code_execution`: its arguments are the part's `{language, code}`. */
+function codeCall(b: SessionBuilder, doc: Doc, partPath: JsonPath, key: string, body: Obj, turn: number, messageText?: string): void {
+  b.call({ name: CODE_EXECUTION, id: str(body.id), at: { doc, path: partPath }, namePath: [key], argsPath: [key], args: body, expect: 'object', messageText }, turn);
+}
+
+/** A code execution result: the output, linked by id or to the earliest unanswered code execution. */
+function codeResult(b: SessionBuilder, doc: Doc, partPath: JsonPath, key: string, body: Obj): void {
+  const id = str(body.id);
+  const link: ResponseLink = id !== undefined && id !== '' && b.session.calls.some((c) => c.id === id) ? { callId: id } : { callIndex: unansweredByName(b, CODE_EXECUTION), callId: id };
+  const outcome = str(body.outcome);
+  const failed = outcome !== undefined && outcome !== 'OUTCOME_OK' && outcome !== 'OUTCOME_UNSPECIFIED';
+  b.result({ at: { doc, path: partPath }, ...link, payload: body.output ?? body, payloadPath: 'output' in body ? [key, 'output'] : [key], transport: failed ? { isError: true } : {} });
 }
 
 /** The part's `functionCall` (either spelling), with its key. */
@@ -194,6 +228,12 @@ export function readFunctionResponse(b: SessionBuilder, doc: Doc, partPath: Json
 export function readResponseParts(b: SessionBuilder, doc: Doc, path: JsonPath, parts: unknown[], keep: (fr: Obj) => boolean = () => true): number {
   let n = 0;
   parts.forEach((p, i) => {
+    const code = codePart(p, 'codeExecutionResult');
+    if (code) {
+      codeResult(b, doc, [...path, i], code.key, code.body);
+      n++;
+      return;
+    }
     const r = functionResponseOf(p);
     if (!r || !keep(r.fr)) return;
     readFunctionResponse(b, doc, [...path, i], r.key, r.fr);
@@ -204,11 +244,15 @@ export function readResponseParts(b: SessionBuilder, doc: Doc, path: JsonPath, p
 
 /** The whole `{functionCall}` parts of a content as one turn's calls; returns how many. */
 export function readCallParts(b: SessionBuilder, doc: Doc, path: JsonPath, parts: unknown[]): number {
-  const found = parts.map((p, i) => ({ c: functionCallOf(p), i })).filter((x) => x.c && typeof x.c.fc.name === 'string' && x.c.fc.name !== '');
+  const found = parts.map((p, i) => ({ c: functionCallOf(p), code: codePart(p, 'executableCode'), i }))
+    .filter((x) => x.code || (x.c && typeof x.c.fc.name === 'string' && x.c.fc.name !== ''));
   if (found.length === 0) return 0;
   const turn = b.newTurn();
   const text = partsText(parts);
-  for (const { c, i } of found) wholeCall(b, doc, [...path, i], c!.key, c!.fc, turn, text);
+  for (const { c, code, i } of found) {
+    if (code) codeCall(b, doc, [...path, i], code.key, code.body, turn, text);
+    else wholeCall(b, doc, [...path, i], c!.key, c!.fc, turn, text);
+  }
   return found.length;
 }
 
@@ -337,6 +381,10 @@ export class GeminiStream {
         p.parts.forEach((part, pi) => {
           const fc = functionCallOf(part);
           if (fc) this.functionCall(doc, [...base, pi], fc.key, fc.fc, key, text);
+          const code = codePart(part, 'executableCode');
+          if (code) codeCall(this.b, doc, [...base, pi], code.key, code.body, this.turnFor(key), text);
+          const done = codePart(part, 'codeExecutionResult');
+          if (done) codeResult(this.b, doc, [...base, pi], done.key, done.body);
         });
       }
       if (typeof field(c, 'finishReason') === 'string') this.close(key);

@@ -49,20 +49,31 @@ function isLog(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.version === 'number' && isPlainObject(v.eval) && typeof v.status === 'string';
 }
 
+/** A chunked sample as `containerText` joins it: the shell (the sample without messages, events and attachments;
+ *  `message_refs` ranges into the messages sequence) and the chunks of its sequences. */
+function isChunkedSample(v: unknown): v is Obj & { chunked_sample: Obj } {
+  return isPlainObject(v) && isPlainObject(v.chunked_sample) && 'id' in v.chunked_sample && 'epoch' in v.chunked_sample && Array.isArray(v.event_chunks);
+}
+
 /** What `containerText` makes of an `.eval` zip. */
 function isContainer(v: unknown): v is Obj {
   return isPlainObject(v) && isPlainObject(v.header) && isPlainObject(v.header.eval) && Array.isArray(v.samples);
 }
 
-function readTools(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[], seen: Set<string>): void {
-  events.forEach((e, i) => {
-    if (!isPlainObject(e) || e.event !== 'model' || !Array.isArray(e.tools)) return;
+/** A value and where it is: a chunked sample's messages and events are spread over chunks. */
+type Entry = [JsonPath, unknown];
+
+const entriesOf = (path: JsonPath, list: unknown[]): Entry[] => list.map((v, i) => [[...path, i], v]);
+
+function readTools(b: SessionBuilder, doc: Doc, events: Entry[], seen: Set<string>): void {
+  for (const [at, e] of events) {
+    if (!isPlainObject(e) || e.event !== 'model' || !Array.isArray(e.tools)) continue;
     e.tools.forEach((t, j) => {
       if (!isPlainObject(t) || typeof t.name !== 'string' || seen.has(t.name) || !('parameters' in t)) return;
       seen.add(t.name);
-      b.tool(t.name, t.parameters, { doc, path: [...path, i, 'tools', j] });
+      b.tool(t.name, t.parameters, { doc, path: [...at, 'tools', j] });
     });
-  });
+  }
 }
 
 /** Ids read so far, counted: a reused id is as many calls as it is written, and a copy takes one count. */
@@ -152,10 +163,9 @@ function readToolUse(b: SessionBuilder, doc: Doc, at: JsonPath, p: Obj & { name:
   seen.results.add(id);
 }
 
-function readMessages(b: SessionBuilder, doc: Doc, path: JsonPath, messages: unknown[], seen: Seen): void {
-  messages.forEach((m, i) => {
+function readMessages(b: SessionBuilder, doc: Doc, messages: Entry[], seen: Seen): void {
+  messages.forEach(([at, m]) => {
     if (!isPlainObject(m)) return;
-    const at = [...path, i];
     const uses = m.role === 'assistant' ? toolUses(m) : [];
     if (m.role === 'assistant' && ((Array.isArray(m.tool_calls) && m.tool_calls.length > 0) || uses.length > 0)) {
       const turn = b.newTurn();
@@ -229,16 +239,24 @@ function readToolEvent(b: SessionBuilder, doc: Doc, path: JsonPath, e: Obj, seen
 }
 
 /** A sample's events in order (and the events a tool event holds, an older log's sub-agent transcript). */
-function readEvents(b: SessionBuilder, doc: Doc, path: JsonPath, events: unknown[], seen: Seen, texts: boolean, depth = 0): void {
-  events.forEach((e, i) => {
-    if (!isPlainObject(e)) return;
-    const at = [...path, i];
+function readEvents(b: SessionBuilder, doc: Doc, events: Entry[], seen: Seen, texts: boolean, depth = 0): void {
+  for (const [at, e] of events) {
+    if (!isPlainObject(e)) continue;
     if (e.event === 'model') readModelEvent(b, doc, at, e, seen, texts);
     else if (e.event === 'tool' && typeof e.function === 'string') {
       readToolEvent(b, doc, at, e, seen);
-      if (Array.isArray(e.events) && depth < 8) readEvents(b, doc, [...at, 'events'], e.events, seen, texts, depth + 1);
+      if (Array.isArray(e.events) && depth < 8) readEvents(b, doc, entriesOf([...at, 'events'], e.events), seen, texts, depth + 1);
     }
-  });
+  }
+}
+
+/** A sample's conversation: its final messages (when it has them), then what its events add. */
+function readConversation(b: SessionBuilder, doc: Doc, messages: Entry[] | undefined, events: Entry[], attachments: unknown): void {
+  readTools(b, doc, events, new Set());
+  const seen = newSeen(attachments);
+  if (messages) readMessages(b, doc, messages, seen);
+  // the events repeat what the messages hold, and add what they do not (a sub-agent's calls, trimmed messages)
+  readEvents(b, doc, events, seen, !messages || messages.length === 0);
 }
 
 function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
@@ -246,19 +264,39 @@ function readSample(b: SessionBuilder, doc: Doc, path: JsonPath, s: Obj): void {
   const transcript = isPlainObject(s.transcript) && Array.isArray(s.transcript.events) && !Array.isArray(s.events) ? s.transcript : undefined;
   const events = (transcript ? transcript.events : Array.isArray(s.events) ? s.events : []) as unknown[];
   const eventsPath = transcript ? [...path, 'transcript', 'events'] : [...path, 'events'];
-  readTools(b, doc, eventsPath, events, new Set());
-  const seen = newSeen(s.attachments ?? transcript?.content);
-  const messages = Array.isArray(s.messages) ? s.messages : undefined;
-  if (messages) readMessages(b, doc, [...path, 'messages'], messages, seen);
-  // the events repeat what the messages hold, and add what they do not (a sub-agent's calls, trimmed messages)
-  readEvents(b, doc, eventsPath, events, seen, !messages || messages.length === 0);
+  const messages = Array.isArray(s.messages) ? entriesOf([...path, 'messages'], s.messages) : undefined;
+  readConversation(b, doc, messages, entriesOf(eventsPath, events), s.attachments ?? transcript?.content);
+}
+
+/** The items of a sequence's chunks, in order, each where it is. */
+function chunkEntries(path: JsonPath, chunks: unknown): Entry[] {
+  if (!Array.isArray(chunks)) return [];
+  return chunks.flatMap((c, i) => (Array.isArray(c) ? entriesOf([...path, i], c) : []));
+}
+
+/** A chunked sample: the final conversation is `message_refs` (`[start, end)` ranges) into the messages sequence,
+ *  and references are `attachment://<index>` into the attachments sequence. */
+function readChunkedSample(b: SessionBuilder, doc: Doc, path: JsonPath, v: Obj & { chunked_sample: Obj }): void {
+  const pool = chunkEntries([...path, 'message_chunks'], v.message_chunks);
+  const refs = v.chunked_sample.message_refs;
+  const messages = Array.isArray(refs)
+    ? refs.flatMap((r) => (Array.isArray(r) && typeof r[0] === 'number' && typeof r[1] === 'number' ? pool.slice(r[0], r[1]) : []))
+    : undefined;
+  const texts = chunkEntries([...path, 'attachment_chunks'], v.attachment_chunks).map(([, t]) => t);
+  readConversation(b, doc, messages, chunkEntries([...path, 'event_chunks'], v.event_chunks), Object.fromEntries(texts.map((t, i) => [String(i), t])));
+}
+
+/** The session of a sample (monolith or chunked), by id and epoch. */
+function readAnySample(sessions: SessionSet, doc: Doc, path: JsonPath, s: unknown): void {
+  if (isChunkedSample(s)) readChunkedSample(sessions.get(`${keyText(s.chunked_sample.id)}#${keyText(s.chunked_sample.epoch)}`), doc, path, s);
+  else if (isSample(s)) readSample(sessions.get(`${keyText(s.id)}#${keyText(s.epoch)}`), doc, path, s);
 }
 
 export const inspect: FormatAdapter = {
   id: 'inspect',
   document: {
     claims(v) {
-      if (isLog(v) || isContainer(v) || isSample(v) || isEventList(v)) return true;
+      if (isLog(v) || isContainer(v) || isSample(v) || isChunkedSample(v) || isEventList(v)) return true;
       return isPlainObject(v) && isEventList(v.events) && !('epoch' in v);
     },
     read(doc, emit) {
@@ -266,17 +304,15 @@ export const inspect: FormatAdapter = {
       const sessions = new SessionSet();
       if (isLog(v) || isContainer(v)) {
         const samples = Array.isArray(v.samples) ? v.samples : [];
-        samples.forEach((s, i) => {
-          if (isSample(s)) readSample(sessions.get(`${keyText(s.id)}#${keyText(s.epoch)}`), doc, ['samples', i], s);
-        });
-      } else if (isSample(v)) {
-        readSample(sessions.get(`${keyText(v.id)}#${keyText(v.epoch)}`), doc, [], v);
+        samples.forEach((s, i) => readAnySample(sessions, doc, ['samples', i], s));
+      } else if (isSample(v) || isChunkedSample(v)) {
+        readAnySample(sessions, doc, [], v);
       } else {
         const events = (Array.isArray(v) ? v : (v as Obj).events) as unknown[];
         const b = sessions.get('');
         const path = Array.isArray(v) ? [] : ['events'];
-        readTools(b, doc, path, events, new Set());
-        readEvents(b, doc, path, events, newSeen(), true);
+        readTools(b, doc, entriesOf(path, events), new Set());
+        readEvents(b, doc, entriesOf(path, events), newSeen(), true);
       }
       sessions.emitAll(emit);
     },

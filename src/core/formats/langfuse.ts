@@ -2,11 +2,13 @@
 // fields with `observations` inside), or a page of observations (`{data: [...], meta}`, grouped by `traceId`). Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
 // Responses API object, OTel GenAI message parts, an Anthropic message, a Chat completion, a LangChain message with
-// `additional_kwargs.tool_calls`; objects or JSON strings). A call read again with the same id and name (a second
+// `additional_kwargs.tool_calls`, the Vercel AI SDK's list of `{toolCallId, toolName, input}`; objects or JSON
+// strings). A result that only the next GENERATION's input shows answers a call still waiting. A call read again with the same id and name (a second
 // GENERATION of the same model call) is read once; another name under that id is a call of its own. Executions:
 // TOOL observations, and any other observation whose output is a LangChain ToolMessage (the LangChain handler traces
 // tools as SPANs; a graph node's `{messages: [...]}` output is state, not an execution). An execution answers the
-// call with its id (`gen_ai.tool.call.id` and friends in `metadata.attributes`, the ToolMessage's `tool_call_id`),
+// call with its id (`gen_ai.tool.call.id`, Vercel's `ai.toolCall.id` and friends in `metadata.attributes`, the
+// ToolMessage's `tool_call_id`),
 // else the earliest unanswered call of its name; one that answers nothing is a call and its result (arguments from
 // `input`). `level: "ERROR"` is the span status ERROR (its `statusMessage` the payload when there is no output),
 // any other level a span that ended without error; a ToolMessage `status: "error"` is an honest failure too.
@@ -18,6 +20,7 @@ import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem, readResponsesTools } from './openai-responses';
 import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
+import { listedMessages } from './span-conventions';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
@@ -75,6 +78,17 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     b.breakTurn();
     return;
   }
+  if (isVercelCalls(v)) {
+    // the Vercel AI SDK's `ai.response.toolCalls`: `{toolCallId, toolName, input}` (v5; `args` in v4)
+    let turn: number | undefined;
+    v.forEach((c, i) => {
+      if (isCopy(b, c.toolCallId, c.toolName)) return;
+      const key = 'input' in c ? 'input' : 'args';
+      b.call({ name: c.toolName, id: c.toolCallId, at: { doc: out.doc, path: [...out.path, i] }, namePath: ['toolName'], argsPath: [key], args: c[key], expect: 'any' }, (turn ??= b.newTurn()));
+    });
+    b.breakTurn();
+    return;
+  }
   if (Array.isArray(v) && v.some((m) => isPlainObject(m) && Array.isArray(m.parts))) {
     readPartsMessages(t, out, true, false);
     return;
@@ -99,6 +113,10 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
   if (isChatMessage(v) && v.role === 'assistant' && !chatCopies(b, v)) readChatMessage(b, out.doc, out.path, v);
 }
 
+function isVercelCalls(v: unknown): v is (Obj & { toolCallId: string; toolName: string })[] {
+  return Array.isArray(v) && v.length > 0 && v.every((c) => isPlainObject(c) && typeof c.toolCallId === 'string' && typeof c.toolName === 'string');
+}
+
 /** A LangChain message names calls (all of them copies when none was read). */
 function hasCalls(m: Obj): boolean {
   return (isPlainObject(m.additional_kwargs) && Array.isArray(m.additional_kwargs.tool_calls) && m.additional_kwargs.tool_calls.length > 0)
@@ -107,7 +125,7 @@ function hasCalls(m: Obj): boolean {
 
 /** Tool definitions Langfuse's LangChain handler writes into a GENERATION's input: `{role: "tool", content: {type:
  *  "function", function: {name, parameters}}}`. */
-function readInputTools(b: SessionBuilder, doc: Doc, path: JsonPath, input: unknown, seen: Set<string>): void {
+function readInputTools(b: SessionBuilder, { doc, path, value: input }: Located, seen: Set<string>): void {
   if (!Array.isArray(input)) return;
   input.forEach((m, i) => {
     const c = isPlainObject(m) && m.role === 'tool' && isPlainObject(m.content) && m.content.type === 'function' ? m.content : undefined;
@@ -142,9 +160,9 @@ function toolMessageOf(output: unknown): { value: Obj; path: JsonPath } | undefi
 function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undefined, message: { value: Obj; path: JsonPath } | undefined): void {
   const o = ob.o;
   const b = t.b;
-  const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name') ?? str(message?.value.name) ?? str(o.name)?.replace(/^running tool: /, '');
+  const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name', 'ai.toolCall.name') ?? str(message?.value.name) ?? str(o.name)?.replace(/^running tool: /, '');
   if (name === undefined) return;
-  const id = attrStr(ob, 'gen_ai.tool.call.id', 'tool.call.id', 'tool_call.id', 'tool.id', 'tool_call_id') ?? str(message?.value.tool_call_id);
+  const id = attrStr(ob, 'gen_ai.tool.call.id', 'tool.call.id', 'tool_call.id', 'tool.id', 'tool_call_id', 'ai.toolCall.id') ?? str(message?.value.tool_call_id);
   // level ERROR is Langfuse's span status ERROR (any other level: the span ended without one)
   const transport: TransportSignals = typeof o.level === 'string' ? { spanStatus: o.level === 'ERROR' ? 'ERROR' : 'UNSET' } : {};
   if (message?.value.status === 'error') transport.isError = true;
@@ -174,6 +192,19 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   result(id, id === undefined ? b.session.calls.length - 1 : undefined);
 }
 
+/** The results a GENERATION's input (the conversation so far) shows for calls still waiting: a tool whose execution
+ *  no observation recorded (only its message in the next model request). Results of calls the trace does not hold
+ *  (an earlier trace's) are left alone. */
+function readInputResults(t: TraceCalls, input: Located): void {
+  for (const m of listedMessages(input)) {
+    for (const item of m) {
+      if (!('result' in item)) continue;
+      const r = item.result;
+      if (r.id !== undefined && t.waitingFor(r.id)) t.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : {});
+    }
+  }
+}
+
 /** The observations of one trace, each with its path in the document. */
 type Entries = { o: unknown; path: JsonPath }[];
 
@@ -192,9 +223,10 @@ function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
   const t = new TraceCalls(b);
   const seen = new Set<string>();
   for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
-  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, doc, [...ob.path, 'input'], ob.o.input, seen);
+  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(doc, [...ob.path, 'input'], ob.o.input), seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
     if (ob.o.type === 'GENERATION') {
+      if ('input' in ob.o) readInputResults(t, jsonIn(doc, [...ob.path, 'input'], ob.o.input));
       if ('output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
       continue;
     }

@@ -19,7 +19,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, str, textOf, type Obj } from './util';
+import { at, callOnce, isPlainObject, str, textOf, waitingFor, type Obj } from './util';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'function', 'tool', 'chatbot', 'model']);
 
@@ -62,9 +62,11 @@ function storeOf(v: unknown): { path: string[]; store: Obj } | undefined {
   return undefined;
 }
 
+/** A message's text: its text blocks; without any (`blocks: []`, a message whose content is None, or only other
+ *  blocks), the older `content` field when the message has one. */
 function messageText(m: Obj): string | undefined {
-  if (Array.isArray(m.blocks)) return textOf(m.blocks.filter((b) => isPlainObject(b) && b.block_type === 'text'));
-  return textOf(m.content);
+  const blocks = Array.isArray(m.blocks) ? textOf(m.blocks.filter((b) => isPlainObject(b) && b.block_type === 'text')) : undefined;
+  return blocks ?? textOf(m.content);
 }
 
 function readMessage(b: SessionBuilder, ref: NodeRef, m: Obj): void {
@@ -155,17 +157,9 @@ function isEventList(v: unknown): v is unknown[] {
 class EventReader {
   constructor(readonly b: SessionBuilder) {}
 
-  private seen = new Set<string>();
-  /** Call ids answered (each id is called once, `seen`): `waitingFor` without its scan of the session per result. */
-  private readonly answered = new Set<string>();
-
+  /** The first sighting of a tool id is the call (AgentOutput lists it, ToolCall and ToolCallResult repeat it). */
   private call(ref: NodeRef, e: Obj, namePath: string[], argsPath: string[], turn: () => number): void {
-    const id = str(e.tool_id);
-    if (id !== undefined) {
-      if (this.seen.has(id)) return;
-      this.seen.add(id);
-    }
-    this.b.call({ name: e.tool_name as string, id, at: ref, namePath, argsPath, args: e.tool_kwargs, expect: 'object' }, turn());
+    callOnce(this.b, { name: e.tool_name as string, id: str(e.tool_id), at: ref, namePath, argsPath, args: e.tool_kwargs, expect: 'object' }, turn);
   }
 
   read(ref: NodeRef, v: unknown): void {
@@ -181,8 +175,7 @@ class EventReader {
         const id = str(e.tool_id);
         const key = out.raw_output !== undefined && out.raw_output !== null ? 'raw_output' : 'content';
         // answer the call once: a result event read twice (a log and its copy) is not a second answer
-        if (id === undefined || (this.seen.has(id) && !this.answered.has(id))) {
-          if (id !== undefined) this.answered.add(id);
+        if (id === undefined || waitingFor(this.b, id)) {
           this.b.result({ at: at(where, 'tool_output'), callId: id, payloadPath: [key], payload: out[key], transport: typeof out.is_error === 'boolean' ? { isError: out.is_error } : undefined });
         }
       }

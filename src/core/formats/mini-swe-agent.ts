@@ -5,7 +5,8 @@
 // the Chat adapter's reader) answered by `role: "tool"` messages with `tool_call_id`; with a Responses API model the
 // assistant turn is the whole response object (`object: "response"`, its `output` items read by the Responses
 // reader) and each observation a `function_call_output` item (`call_id`, `output`). Either way the exit code is
-// `extra.returncode` (v2) or the observation's `<returncode>N</returncode>`; `extra.exception_info` (an action that
+// `extra.returncode` (v2) or the observation's `<returncode>N</returncode>` (the earliest versions: `Observation:` and
+// the repr of the subprocess result, `'returncode': N` in it); `extra.exception_info` (an action that
 // was not executed, a timeout) or the timeout template is an honest failure. The payload is v2's `extra.raw_output`
 // (the command's output without the template around it), else the observation text. v2 keeps the actions it parsed
 // from a reply in the assistant message's `extra.actions` (`[{command, tool_call_id?}]`), whatever its action regex
@@ -18,7 +19,7 @@ import { readChatMessage } from './openai-chat';
 import { readResponsesItem } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isMiniSweTrajectory, messagesOf, RETURNCODE } from './mini-swe-shape';
+import { EARLY_RETURNCODE, isMiniSweTrajectory, messagesOf, RETURNCODE } from './mini-swe-shape';
 import { isPlainObject, num, type Obj } from './util';
 
 const ACTION = /```(?:mswea_bash_command|bash)[ \t]*\r?\n([\s\S]*?)\r?\n?```/g;
@@ -29,7 +30,7 @@ const TIMED_OUT = /^\s*The last command <command>[\s\S]*?<\/command> timed out/;
 function observation(m: Obj, textKey = 'content'): { transport: TransportSignals; payload: unknown; payloadPath: JsonPath } {
   const extra = isPlainObject(m.extra) ? m.extra : {};
   const content = typeof m[textKey] === 'string' ? m[textKey] : undefined;
-  const code = num(extra.returncode) ?? (content !== undefined ? num(RETURNCODE.exec(content)?.[1]) : undefined);
+  const code = num(extra.returncode) ?? (content !== undefined ? num((RETURNCODE.exec(content) ?? EARLY_RETURNCODE.exec(content))?.[1]) : undefined);
   const transport: TransportSignals = {};
   if (code !== undefined && code !== -1) transport.exitCode = code;
   // -1 is the stand-in of an action that did not run; exception_info says why

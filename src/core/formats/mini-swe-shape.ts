@@ -5,6 +5,9 @@ import { isPlainObject, type Obj } from '../objects';
 import type { JsonPath } from '../parse/doc';
 
 export const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
+/** The earliest versions (micro-swe-agent) answered with the repr of the subprocess result:
+ *  `Observation: {'args': [...], 'returncode': 0, 'stdout': ..., 'stderr': ...}`. */
+export const EARLY_RETURNCODE = /^Observation: \{[\s\S]*'returncode': (-?\d+)/;
 
 function isMessage(m: unknown): m is Obj {
   return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);
@@ -31,5 +34,6 @@ export function isMiniSweTrajectory(v: unknown): boolean {
   // a Responses API model's turns are response objects and `function_call_output` items, without a role
   if (isFormatted(v)) return found.list.every((m) => isPlainObject(m) && (typeof m.role === 'string' || typeof m.type === 'string' || m.object === 'response'));
   if (!found.list.every(isMessage)) return false;
-  return found.list.some((m) => (m.role === 'assistant' && /```mswea_bash_command/.test(m.content as string)) || (m.role === 'user' && RETURNCODE.test(m.content as string)));
+  const has = (role: string, re: RegExp) => found.list.some((m) => m.role === role && re.test(m.content as string));
+  return has('assistant', /```mswea_bash_command/) || has('user', RETURNCODE) || (has('assistant', /```bash/) && has('user', EARLY_RETURNCODE));
 }

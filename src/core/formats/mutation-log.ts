@@ -28,7 +28,7 @@ export function isMutationEntry(v: unknown): v is Obj & { kind: 0 | 1 | 2 | 3 } 
   if (v.kind === 0) return 'v' in v && !('k' in v);
   if (v.kind !== 1 && v.kind !== 2 && v.kind !== 3) return false;
   if (!isPath(v.k)) return false;
-  for (const key of Object.keys(v)) if (key !== 'kind' && key !== 'k' && key !== 'v' && key !== 'i') return false;
+  // keys beyond kind/k/v/i are let be: a later VS Code may stamp its entries, and a record so shaped is no other's
   return true;
 }
 

@@ -1,7 +1,8 @@
 // OpenAI Responses: a response object with `output`, a request with `input` items, a log of both (`input` and
 // `output`; or a record `{request, response}` of the two, exchange.ts), or a list (or JSONL) of items. A request
 // that continues `previous_response_id` (or a `conversation`) answers calls made in that stored response: its
-// outputs for calls the file does not hold are no orphans.
+// outputs for calls the file does not hold are no orphans; nor are the server's outputs in a response's `output`
+// (a `program_output` closing a program that an earlier response started).
 // Calls: `function_call` (JSON-string `arguments`), `custom_tool_call` (free-form `input`), the built-in tools the
 // item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call`, `program`), MCP calls
 // and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
@@ -369,8 +370,11 @@ function readResponsesDocument(b: SessionBuilder, doc: Doc): void {
     });
   }
   if (isPlainObject(v)) declareMcpTools(b, doc, ['tools'], v.tools);
-  // a request that continues a stored response (or conversation) sends outputs for calls made there, not here
-  if (isPlainObject(v) && (typeof v.previous_response_id === 'string' || v.conversation !== undefined && v.conversation !== null)) {
+  // a request that continues a stored response (or conversation) sends outputs for calls made there, not here;
+  // a response's own `output` holds only the server's outputs (a `program_output` after the client ran the
+  // program's tool calls), for calls it made in an earlier turn when not in this one
+  const continues = isPlainObject(v) && (typeof v.previous_response_id === 'string' || v.conversation !== undefined && v.conversation !== null);
+  if (continues || isResponseObject(v) && !('input' in (v as Obj))) {
     const ids = new Set(b.session.calls.map((c) => c.id));
     for (const r of b.session.results.slice(resultsBefore)) if (r.callId !== undefined && !ids.has(r.callId)) r.callElsewhere = true;
   }

@@ -9,10 +9,16 @@
 // telemetry, titles) hold no calls of their own. Records of a subagent (`agentId`, `isSidechain`) are a session of
 // their own. Lines look like Claude Code's envelope (uuid, parentUuid, sessionId) but carry `message.parts`, never
 // `message.content`: that is what tells them apart.
-import type { FormatAdapter, LineSink } from './adapter';
+// Also read: `qwen -p --output-format stream-json`, Claude Code's stream-json layout (the SDK's messages: `system`
+// init, `assistant` / `user` messages of Anthropic content blocks with `uuid`, `session_id`, `parent_tool_use_id`,
+// `stream_event` partials, a closing `result`). Only its init line tells it apart, by `qwen_code_version` (Claude
+// Code's says `claude_code_version`); the lines after it are read by Claude Code's reader, but as Qwen's, whose
+// tools are its own (Claude Code's pack would misjudge them).
+import type { FormatAdapter, LineReader, LineSink } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import type { Doc } from '../parse/doc';
+import { openClaudeCodeLines } from './claude-code';
 import { readCallParts, readFunctionResponse } from './gemini';
 import { isPlainObject, str, type Obj } from './util';
 
@@ -43,6 +49,19 @@ function isRecord(v: unknown): v is Obj {
 function statusSignal(tcr: unknown): TransportSignals | undefined {
   const status = isPlainObject(tcr) ? str(tcr.status) : undefined;
   return status === undefined ? undefined : { isError: FAILED.has(status) };
+}
+
+/** The first line of Qwen's stream-json: `{type: "system", subtype: "init", session_id, qwen_code_version, ...}`. */
+function isStreamInit(v: unknown): boolean {
+  return isPlainObject(v) && v.type === 'system' && v.subtype === 'init' && typeof v.qwen_code_version === 'string';
+}
+
+const STREAM_TYPES = new Set(['system', 'user', 'assistant', 'stream_event', 'result']);
+
+/** A stream-json line (what follows the init line): its envelope names the run's `session_id`. */
+function isStreamLine(v: unknown): v is Obj {
+  return isPlainObject(v) && typeof v.type === 'string' && STREAM_TYPES.has(v.type) && typeof v.session_id === 'string'
+    && !isRecord(v);
 }
 
 class QwenLines {
@@ -92,10 +111,18 @@ export const qwenCode: FormatAdapter = {
   lines: {
     // every record of Qwen's proves itself (parts, a toolCallResult, a systemPayload): no looser `accepts`, which
     // would take Claude Code's lines of the same envelope
-    claims: isRecord,
-    open(sink) {
+    claims: (v) => isRecord(v) || isStreamInit(v),
+    // after a stream-json init line, the stream's messages (Claude Code would claim them) are this file's
+    keeps: isStreamLine,
+    open(sink): LineReader {
       const reader = new QwenLines(sink);
-      return { read: (doc) => reader.read(doc) };
+      let stream: LineReader | undefined;
+      return {
+        read(doc) {
+          if (isStreamLine(doc.value)) (stream ??= openClaudeCodeLines(sink)).read(doc);
+          else reader.read(doc);
+        },
+      };
     },
   },
 };

@@ -15,7 +15,8 @@
 // call, result or text met again is an echo, read once (`mergeEchoes`, also how Bedrock's nock recordings and batch
 // records are merged).
 import type { AssistantText, Session, ToolCall, ToolResult } from '../model';
-import { partDoc, spanOf, type Doc, type JsonPath } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
+import { spreadDoc } from './event-stream';
 import { binaryText } from '../parse/yaml';
 import { isNockRecording, nockExchanges } from './nock';
 import { isPlainObject, type Obj } from './util';
@@ -52,16 +53,7 @@ function encodedBody(doc: Doc, path: JsonPath, encoded: unknown): RecordedBody |
   const decoded = binaryText(bytes);
   // a gzip body inflates far past its encoding: its map is bounded too
   if (decoded === undefined || decoded.length > 4 * ENCODED_MAX || decoded.trim() === '') return undefined;
-  // a document of one member, `{"b": <the body>}`, whose characters map across the encoded string in the file
-  const text = `{"b":${JSON.stringify(decoded)}}`;
-  const at = spanOf({ doc, path });
-  const width = Math.max(at.end - at.start, 1);
-  const map = { text: [] as number[], file: [] as number[] };
-  for (let i = 0; i < text.length; i++) {
-    map.text.push(i);
-    map.file.push(at.start + Math.floor((i * width) / text.length));
-  }
-  return { doc: partDoc(text, at.start, { b: decoded }, map), path: ['b'], value: decoded };
+  return spreadDoc(doc, path, decoded);
 }
 
 function harExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {

@@ -104,12 +104,18 @@ export function conventionToolName(get: (key: string) => Attr | undefined): Attr
   return get('logfire.msg_template')?.value === LOGFIRE_AGENTS_FUNCTION ? get('name') : undefined;
 }
 
+/** `response` attributes decoded: a span's is read for its calls and again for its tool definitions. */
+const responses = new WeakMap<Attr, Located | undefined>();
+
 /** A Responses API response recorded whole as an attribute (Logfire's Agents SDK `response`), located. */
 function responseObject(get: (key: string) => Attr | undefined): Located | undefined {
   const a = get('response');
   if (!a) return undefined;
+  if (responses.has(a)) return responses.get(a);
   const l = inner(a.ref, a.value);
-  return isPlainObject(l.value) && l.value.object === 'response' ? l : undefined;
+  const r = isPlainObject(l.value) && l.value.object === 'response' ? l : undefined;
+  responses.set(a, r);
+  return r;
 }
 
 /** The function calls of a recorded Responses API response (`output[]` items `{type: "function_call", call_id,
@@ -237,13 +243,18 @@ function message(m: Obj, ref: NodeRef): ListedMessage {
   return out;
 }
 
+/** A GenAI part's call id; Microsoft Agent Framework writes it as `[run id, call id]`. */
+function partId(id: unknown): string | undefined {
+  return Array.isArray(id) ? str(id[id.length - 1]) : str(id);
+}
+
 function part(p: unknown, at: NodeRef, out: ListedMessage): void {
   if (!isPlainObject(p)) return;
   if (p.type === 'tool_call' && typeof p.name === 'string') {
-    out.push({ call: { name: p.name, id: str(p.id), at, namePath: ['name'], argsAt: 'arguments' in p ? child(at, 'arguments') : undefined, args: p.arguments } });
+    out.push({ call: { name: p.name, id: partId(p.id), at, namePath: ['name'], argsAt: 'arguments' in p ? child(at, 'arguments') : undefined, args: p.arguments } });
   } else if (p.type === 'tool_call_response') {
     const key = 'response' in p ? 'response' : 'result';
-    out.push({ result: { id: str(p.id), at, payload: p[key], payloadPath: [key] } });
+    out.push({ result: { id: partId(p.id), at, payload: p[key], payloadPath: [key] } });
   } else if (p.type === 'tool-call' && typeof p.toolName === 'string') {
     const key = 'input' in p ? 'input' : 'args';
     out.push({ call: { name: p.toolName, id: str(p.toolCallId), at, namePath: ['toolName'], argsAt: key in p ? child(at, key) : undefined, args: p[key] } });

@@ -10,6 +10,7 @@
 //   `response.custom_tool_call_input.*`): every item (calls, hosted calls with their outcome, messages) is read
 //   from `output_item.done`, or from the final `response.completed`/`incomplete`/`failed` when no done event
 //   came, once: the final response repeats the items. `response.created` carries the definitions (`tools`).
+//   Servers that speak the API (and early streams) may leave `sequence_number` out: the event names then say it.
 // - OpenAI Realtime API events (a realtime or voice agent's event log; server events carry `event_id`, not a
 //   `sequence_number`): the Responses names for the model's calls (`response.output_item.*`,
 //   `response.function_call_arguments.*`), `response.done` for `response.completed`; definitions in
@@ -49,8 +50,17 @@ function isDashScopeChunk(v: unknown): v is Obj & { request_id: string; output: 
     && v.output.choices.length > 0 && v.output.choices.every((c) => isPlainObject(c) && isPlainObject(c.message));
 }
 
+/** The Responses stream events that say what the model called; servers that speak the API (and its early
+ *  streams) may leave `sequence_number` out. */
+const RESPONSES_EVENTS = new Set(['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done',
+  'response.function_call_arguments.delta', 'response.function_call_arguments.done', 'response.custom_tool_call_input.delta',
+  'response.custom_tool_call_input.done', 'response.completed', 'response.incomplete', 'response.failed']);
+
 export function isResponsesEvent(v: unknown): v is Obj {
-  return isPlainObject(v) && typeof v.type === 'string' && v.type.startsWith('response.') && typeof v.sequence_number === 'number';
+  if (!isPlainObject(v) || typeof v.type !== 'string' || !v.type.startsWith('response.')) return false;
+  if (typeof v.sequence_number === 'number') return true;
+  // without it: a Responses event name and its payload, and no Realtime `event_id`
+  return RESPONSES_EVENTS.has(v.type) && !('event_id' in v) && (isPlainObject(v.item) || isPlainObject(v.response) || typeof v.item_id === 'string');
 }
 
 export function isAnthropicEvent(v: unknown): v is Obj {

@@ -2,7 +2,7 @@
 // inside a string (a span attribute, an observation's input), decoded into a Doc whose spans map back to the file.
 import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
 import type { Session, ToolCall, ToolResult } from '../model';
-import { SessionBuilder, type NodeRef } from './builder';
+import { SessionBuilder, type CallInput, type NodeRef } from './builder';
 import { isPlainObject, type Obj } from '../objects';
 
 export { isPlainObject, type Obj };
@@ -100,58 +100,10 @@ export class SessionSet {
   }
 }
 
-/** What a result answers, by position and by id, added to `answered`. */
-function noteAnswer(answered: Set<string | number>, r: ToolResult): void {
-  if (r.callIndex !== undefined) answered.add(r.callIndex);
-  if (r.callId !== undefined) answered.add(r.callId);
-}
-
-function isAnswered(answered: Set<string | number>, c: ToolCall, k: number): boolean {
-  return answered.has(k) || (c.id !== undefined && answered.has(c.id));
-}
-
-/** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
-export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
-  const answered = new Set<string | number>();
-  for (const r of b.session.results) noteAnswer(answered, r);
-  const i = b.session.calls.findIndex((c, k) => (name === undefined || c.name === name) && !isAnswered(answered, c, k));
-  return i >= 0 ? i : undefined;
-}
-
-/** unansweredByName(b) for a reader that asks once per result (a log whose results name no call): kept up as the
- *  session grows instead of rescanning it each time (quadratic on a long log). The session's calls and results
- *  are only appended to (not a segmented session's, whose slots are let go). */
-export class EarliestUnanswered {
-  private readonly answered = new Set<string | number>();
-  private results = 0;
-  private next = 0;
-
-  constructor(private readonly b: SessionBuilder) {}
-
-  get(): number | undefined {
-    const { calls, results } = this.b.session;
-    for (; this.results < results.length; this.results++) noteAnswer(this.answered, results[this.results]);
-    // answers are never taken back and calls only appended: the earliest waiting call only moves forward
-    while (this.next < calls.length && isAnswered(this.answered, calls[this.next], this.next)) this.next++;
-    return this.next < calls.length ? this.next : undefined;
-  }
-}
-
 /** A JSON value as text for keys and labels. String() throws on an object whose own "toString" or "valueOf" is
  *  data ({"toString": {...}} in a hostile trace): objects are printed as JSON instead. */
 export function keyText(v: unknown): string {
   return typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v);
-}
-
-/** Whether a call with this id still waits for a result: more calls than results carry it (an id reused by several
- *  calls is answered as often as it is used). */
-export function waitingFor(b: SessionBuilder, id: string): boolean {
-  let calls = 0;
-  for (const c of b.session.calls) if (c.id === id) calls++;
-  if (calls === 0) return false;
-  let results = 0;
-  for (const r of b.session.results) if (r.callId === id) results++;
-  return calls > results;
 }
 
 /** A payload that is an MCP CallToolResult (or its JSON text), `{content: [...], isError}`: its own flag says
@@ -159,4 +111,160 @@ export function waitingFor(b: SessionBuilder, id: string): boolean {
 export function ownsErrorFlag(payload: unknown): boolean {
   const v = jsonValue(payload);
   return isPlainObject(v) && Array.isArray(v.content) && typeof v.isError === 'boolean';
+}
+
+// ---- pairing: which calls the results so far answer ----------------------------------------------------------
+
+/** The calls of one tool, in order, and how many of the first ones are answered. */
+interface Queue {
+  at: number[];
+  head: number;
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/**
+ * What a session's results answer so far, kept up as the session grows instead of rescanned per result (that was
+ * quadratic on a long log): per call id, how many calls and results carry it; per tool name, its calls in order
+ * with the answered ones at the front skipped for good. A result answers the call at its `callIndex` and every call
+ * with its `callId`; answers are never taken back, so the earliest waiting call of a tool only moves forward.
+ * Builders only append calls and results: arrays that were cut or replaced are read again from the start. A
+ * slot a segmented session let go (state.ts) is settled: it is counted as answered and its call left out.
+ */
+class Pairing {
+  private calls: readonly (ToolCall | undefined)[] = [];
+  private results: readonly (ToolResult | undefined)[] = [];
+  private callsRead = 0;
+  private resultsRead = 0;
+  private lastCall?: ToolCall;
+  private lastResult?: ToolResult;
+  private readonly callsById = new Map<string, number>();
+  private readonly resultsById = new Map<string, number>();
+  private readonly answeredIndexes = new Set<number>();
+  private readonly byName = new Map<string, Queue>();
+  /** The earliest call of any tool that may still wait. */
+  private next = 0;
+  /** Calls a reader made under an id that the builder stored under others (a parallel wrapper's inner calls are
+   *  `id#k`), by that id: they count as calls with it. The reader's facts, not the session's: kept on a re-read. */
+  readonly renamed = new Map<string, number>();
+
+  sync(s: Session): this {
+    const { calls, results } = s;
+    if (calls !== this.calls || results !== this.results || this.changed(calls, this.callsRead, this.lastCall) || this.changed(results, this.resultsRead, this.lastResult)) this.restart(calls, results);
+    for (; this.callsRead < calls.length; this.callsRead++) {
+      const c = calls[this.callsRead] as ToolCall | undefined;
+      if (c === undefined) continue;
+      if (c.id !== undefined) bump(this.callsById, c.id);
+      let q = this.byName.get(c.name);
+      if (!q) this.byName.set(c.name, (q = { at: [], head: 0 }));
+      q.at.push(this.callsRead);
+    }
+    this.lastCall = calls[calls.length - 1];
+    for (; this.resultsRead < results.length; this.resultsRead++) {
+      const r = results[this.resultsRead] as ToolResult | undefined;
+      if (r === undefined) continue;
+      if (r.callIndex !== undefined) this.answeredIndexes.add(r.callIndex);
+      if (r.callId !== undefined) bump(this.resultsById, r.callId);
+    }
+    this.lastResult = results[results.length - 1];
+    return this;
+  }
+
+  /** The array is no longer the one read: shorter, or another item where the last one read was (cut and grown). */
+  private changed(items: readonly unknown[], read: number, last: unknown): boolean {
+    return items.length < read || (read > 0 && items[read - 1] !== last);
+  }
+
+  private restart(calls: readonly ToolCall[], results: readonly ToolResult[]): void {
+    this.calls = calls;
+    this.results = results;
+    this.callsRead = this.resultsRead = this.next = 0;
+    this.lastCall = this.lastResult = undefined;
+    this.callsById.clear();
+    this.resultsById.clear();
+    this.answeredIndexes.clear();
+    this.byName.clear();
+  }
+
+  private answered(k: number): boolean {
+    if (this.answeredIndexes.has(k)) return true;
+    const c = this.calls[k];
+    return c === undefined || (c.id !== undefined && this.resultsById.has(c.id));
+  }
+
+  /** The earliest call named `name` (of any name, without one) that no result answers yet. */
+  earliest(name?: string): number | undefined {
+    if (name === undefined) {
+      while (this.next < this.callsRead && this.answered(this.next)) this.next++;
+      return this.next < this.callsRead ? this.next : undefined;
+    }
+    const q = this.byName.get(name);
+    if (!q) return undefined;
+    while (q.head < q.at.length && this.answered(q.at[q.head])) q.head++;
+    // the answered front is dropped now and then: a long log's queue holds only what may still wait
+    if (q.head >= 1024 && q.head * 2 >= q.at.length) {
+      q.at = q.at.slice(q.head);
+      q.head = 0;
+    }
+    return q.head < q.at.length ? q.at[q.head] : undefined;
+  }
+
+  /** Whether a call was made with this id. */
+  called(id: string): boolean {
+    return this.callsById.has(id) || this.renamed.has(id);
+  }
+
+  /** More calls than results carry this id (an id reused by several calls is answered as often as it is used). */
+  waiting(id: string): boolean {
+    const calls = (this.callsById.get(id) ?? 0) + (this.renamed.get(id) ?? 0);
+    return calls > (this.resultsById.get(id) ?? 0);
+  }
+}
+
+/** One pairing state per builder, shared by every reader and helper that writes to it or asks of it. */
+const pairings = new WeakMap<SessionBuilder, Pairing>();
+
+function pairingOf(b: SessionBuilder): Pairing {
+  let p = pairings.get(b);
+  if (!p) pairings.set(b, (p = new Pairing()));
+  return p.sync(b.session);
+}
+
+/** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
+export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
+  return pairingOf(b).earliest(name);
+}
+
+/** unansweredByName(b), as an object for a reader that keeps one. */
+export class EarliestUnanswered {
+  constructor(private readonly b: SessionBuilder) {}
+
+  get(): number | undefined {
+    return unansweredByName(this.b);
+  }
+}
+
+/** Whether a call with this id still waits for a result: more calls than results carry it (an id reused by several
+ *  calls is answered as often as it is used). */
+export function waitingFor(b: SessionBuilder, id: string): boolean {
+  return pairingOf(b).waiting(id);
+}
+
+/** Whether the session has a call made with this id (made through `callOnce` when a parallel wrapper stored it as
+ *  its inner calls' `id#k`). */
+export function hasCallId(b: SessionBuilder, id: string): boolean {
+  return pairingOf(b).called(id);
+}
+
+/** A call of a format that states a call more than once (a stream's call part, then its result part with the same
+ *  input; an event that lists the calls it is about to make): the first sighting of its id is the call, later ones
+ *  make nothing (undefined). A call without an id is always made. `turn` is asked only when the call is made. */
+export function callOnce(b: SessionBuilder, input: CallInput, turn: () => number): ToolCall | undefined {
+  const id = input.id;
+  if (id !== undefined && hasCallId(b, id)) return undefined;
+  const call = b.call(input, turn());
+  if (id !== undefined && call.id !== id) bump(pairingOf(b).renamed, id);
+  return call;
 }

@@ -30,7 +30,12 @@ export interface ReportFile {
 
 /** A file as a writer takes it: its diagnostics may be read from where they wait (src/cli/spool.ts), in order, as
  *  often as the writer needs (never all held). */
-export type ReportEntry = Omit<ReportFile, 'diagnostics'> & { diagnostics: Iterable<ReportDiagnostic> };
+export type ReportEntry = Omit<ReportFile, 'diagnostics'> & {
+  diagnostics: Iterable<ReportDiagnostic>;
+  /** The same diagnostics as `--format json` prints them (jsonDiagnosticText), when they were printed where they
+   *  were found (a check thread): that writer then writes these, not the diagnostics again. */
+  jsonText?: Iterable<string>;
+};
 
 export interface Report {
   version: 1;
