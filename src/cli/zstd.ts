@@ -4,7 +4,7 @@
 // static `node:zlib` import here) those members stay a one-line parse error.
 import { useZstd } from '../core';
 
-type Zlib = { zstdDecompressSync?: (raw: Uint8Array) => Uint8Array };
+type Zlib = { zstdDecompressSync?: (raw: Uint8Array, options: { maxOutputLength: number }) => Uint8Array };
 const host = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
 const decode = (host?.getBuiltinModule?.('node:zlib') as Zlib | undefined)?.zstdDecompressSync;
-if (typeof decode === 'function') useZstd((raw) => decode(raw));
+if (typeof decode === 'function') useZstd((raw, max) => decode(raw, { maxOutputLength: max }));

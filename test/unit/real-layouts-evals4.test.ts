@@ -157,6 +157,37 @@ describe('Inspect AI .eval members compressed with zstd', () => {
     assert.match(junk.findings.find((f) => f.code === 'parse-error')!.message, /^1 member of this zip \(samples\/1_epoch_1\.json\) is zstd-compressed .*could not be inflated/);
   });
 
+  it('a zstd bomb (a few KB of RLE blocks claiming gigabytes) is stopped at the member limit, in one line', () => {
+    useZstd(undefined);
+    // a frame without a content size (window 128 KB) of 2,100 RLE blocks of 128 KB each: 4 bytes each, 275 MB out
+    const blocks = 2100;
+    const bomb = new Uint8Array(6 + 4 * blocks);
+    bomb.set([0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38]);
+    for (let k = 0; k < blocks; k++) {
+      const header = (k === blocks - 1 ? 1 : 0) | (1 << 1) | ((128 << 10) << 3); // last?, RLE, 128 KB
+      bomb.set([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff, 0x20], 6 + 4 * k);
+    }
+    const r = check(markedZstd({ ...files, 'samples/1_epoch_1.json': bomb }, (n) => n.startsWith('samples/')));
+    const errors = r.findings.filter((f) => f.code === 'parse-error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /^1 member of this zip \(samples\/1_epoch_1\.json\) is zstd-compressed .*more than 256 MB\): not read$/);
+  });
+
+  it('a member whose zip entry claims more than the member limit is named, not inflated', () => {
+    const zip = zipSync(files, { level: 0 });
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    const names = new TextDecoder();
+    for (let i = 0; i + 46 <= zip.length; i++) {
+      if (view.getUint32(i, true) !== 0x02014b50) continue;
+      const name = names.decode(zip.subarray(i + 46, i + 46 + view.getUint16(i + 28, true)));
+      if (name.startsWith('samples/')) view.setUint32(i + 24, 0xfff00000, true); // ~4 GB uncompressed
+    }
+    const r = check(zip);
+    const errors = r.findings.filter((f) => f.code === 'parse-error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /^1 member of this zip \(samples\/1_epoch_1\.json\) would inflate to more than 256 MB/);
+  });
+
   it('a decoder that fails on a member leaves that member named, not a crash', () => {
     useZstd(() => { throw new Error('bad frame'); });
     try {

@@ -9,7 +9,7 @@
 // native decoder hands that to `useZstd` instead (faster); a member no decoder can read is left out and `problem`
 // says so in one line.
 import { unzipSync } from 'fflate';
-import { decompress } from 'fzstd';
+import { Decompress } from 'fzstd';
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const STORED = 0;
@@ -20,8 +20,32 @@ export function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && ZIP_MAGIC.every((b, i) => bytes[i] === b);
 }
 
-type Decode = (raw: Uint8Array) => Uint8Array;
-const BUILT_IN: Decode = (raw) => decompress(raw);
+/** Inflate a zstd member; throw rather than make more than `max` bytes (a tiny member can claim gigabytes). */
+type Decode = (raw: Uint8Array, max: number) => Uint8Array;
+
+/** What one member may inflate to: the members are joined into one string, which V8 caps near 512 MB. */
+export const MEMBER_MAX = 256 << 20;
+
+/** fzstd's streaming decoder, so the output is counted as it comes (its one-shot form sizes nothing), and Inspect's
+ *  multi-frame members are read whole. */
+const BUILT_IN: Decode = (raw, max) => {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  const stream = new Decompress((chunk) => {
+    total += chunk.length;
+    if (total > max) throw new RangeError('inflates past the limit');
+    parts.push(chunk);
+  });
+  stream.push(raw, true);
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+};
 let zstd: Decode | undefined = BUILT_IN;
 
 /** A host with a faster zstd decoder (node:zlib's `zstdDecompressSync` where it exists) hands it here; undefined
@@ -53,10 +77,15 @@ export function containerText(bytes: Uint8Array): string | undefined {
 export function readContainer(bytes: Uint8Array): Container | undefined {
   if (!isZip(bytes)) return undefined;
   const zstdNames: string[] = [];
+  const tooLarge: string[] = [];
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(bytes, { filter: (f) => {
       if (!wanted(f.name)) return false;
+      if (f.originalSize > MEMBER_MAX) {
+        tooLarge.push(f.name);
+        return false;
+      }
       if (f.compression === ZSTD) zstdNames.push(f.name);
       return f.compression === STORED || f.compression === DEFLATE;
     } });
@@ -66,8 +95,10 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
   let unread = zstdNames;
   if (zstdNames.length > 0 && zstd) unread = inflateRaw(bytes, zstdNames, files, zstd);
   const text = joined(files);
-  const problem = unread.length === 0 ? undefined
-    : `${unread.length} member${unread.length === 1 ? '' : 's'} of this zip (${unread[0]}${unread.length > 1 ? ', ...' : ''}) ${unread.length === 1 ? 'is' : 'are'} zstd-compressed (zip method 93, as Inspect AI writes them) ${zstd ? 'and could not be inflated (not a whole zstd frame)' : 'and this build cannot inflate zstd'}: not read`;
+  const large = tooLarge.length === 0 ? undefined
+    : `${tooLarge.length} member${tooLarge.length === 1 ? '' : 's'} of this zip (${tooLarge[0]}${tooLarge.length > 1 ? ', ...' : ''}) would inflate to more than ${MEMBER_MAX >> 20} MB (the limit of one member): not read`;
+  const problem = unread.length === 0 ? large
+    : `${unread.length} member${unread.length === 1 ? '' : 's'} of this zip (${unread[0]}${unread.length > 1 ? ', ...' : ''}) ${unread.length === 1 ? 'is' : 'are'} zstd-compressed (zip method 93, as Inspect AI writes them) ${zstd ? `and could not be inflated (not a whole zstd frame, or more than ${MEMBER_MAX >> 20} MB)` : 'and this build cannot inflate zstd'}: not read`;
   if (text === undefined && !problem) return undefined;
   return { text: text ?? '', problem };
 }
@@ -137,7 +168,7 @@ function inflateRaw(bytes: Uint8Array, names: string[], files: Record<string, Ui
     if (!want.has(name) || method !== ZSTD || u32(bytes, local) !== 0x04034b50) continue;
     const start = local + 30 + u16(bytes, local + 26) + u16(bytes, local + 28);
     try {
-      files[name] = decode(bytes.subarray(start, start + size));
+      files[name] = decode(bytes.subarray(start, start + size), MEMBER_MAX);
       want.delete(name);
     } catch {
       // left unread: named in the problem line
