@@ -118,6 +118,8 @@ export class TraceChecker {
   private fallbackLines?: OpenLines;
   /** Units of this file were found inside wrappers (see readWrapped): keep looking inside the others too. */
   private wrapped = false;
+  /** Runs of sessions read in segments that were never cut yet (see advance). */
+  private readonly tried = new WeakMap<Session, SessionRun>();
   /** A line reader read some line (see FileResult.alone). */
   private linesRead = false;
   /** The lines are a log that frames JSON messages in text (parse/log-lines.ts). */
@@ -179,7 +181,7 @@ export class TraceChecker {
         if (run) sessions.push({ id: s.id, format: adapter.id, calls: run.calls, state: run.state });
       }
     }
-    const { options: _options, settings: _settings, adapters: _adapters, fallback: _fallback, segments: _segments, ...reading } = this as unknown as Record<string, unknown>;
+    const { options: _options, settings: _settings, adapters: _adapters, fallback: _fallback, segments: _segments, tried: _tried, ...reading } = this as unknown as Record<string, unknown>;
     this.handedOver = true;
     return { version: 1, sessions, reading };
   }
@@ -222,9 +224,13 @@ export class TraceChecker {
   private advance(adapter: FormatAdapter, lines: OpenLines, min?: number): void {
     const format = adapter.id;
     for (const session of lines.sink.openSessions()) {
-      const run = this.runs.get(session) ?? newRun();
+      let run = this.runs.get(session) ?? this.tried.get(session);
+      // a session not cut yet keeps its run here, so cutOf remembers the turn it tried (one long turn is not
+      // rescanned per line); it becomes the session's run at its first cut
+      if (!run) this.tried.set(session, (run = newRun()));
       const cut = cutOf(session, run, min, adapter.lines?.segments === 'settled');
       if (!cut) continue;
+      this.tried.delete(session);
       if (cut.forced) this.limits.add(`a session went on for ${cut.calls - run.calls} calls without results: checked in segments anyway (results that come later are not paired with them)`);
       this.runs.set(session, run);
       this.checkSegment(format, segmentOf(session, run, cut), run, false);

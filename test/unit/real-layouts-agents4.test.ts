@@ -72,3 +72,26 @@ describe('Copilot CLI exit-code line', () => {
     assert.equal(resultOf(s, 'r1')!.transport.exitCode, 0);
   });
 });
+
+// ---- Claude Code envelope, flattened call/result lines -----------------------------------------------------------
+
+describe('Claude Code envelope with one line per call and per result', () => {
+  const env = (uuid: string, type: string, message: Record<string, unknown>) => ({ type, uuid, sessionId: 'flat-1',
+    timestamp: '2025-01-01T00:00:00Z', cwd: '/w', message });
+  const text = jsonl([
+    env('e1', 'user', { role: 'user', content: 'list and read' }),
+    env('e2', 'tool_call', { role: 'tool_call', tool: 'Glob', input: { pattern: '*.md' } }),
+    env('e3', 'tool_result', { role: 'tool_result', content: 'a.md' }),
+    env('e4', 'tool_call', { role: 'tool_call', tool: 'Read', input: { file_path: 'a.md' } }),
+    env('e5', 'tool_call', { role: 'tool_call', name: 'Grep', id: 't-9', input: { pattern: 'x' } }),
+    env('e6', 'tool_result', { role: 'tool_result', tool_use_id: 't-9', content: 'no match' }),
+    env('e7', 'tool_result', { role: 'tool_result', content: '# A' }),
+  ]);
+  it('reads each call with its arguments and pairs results in order, or by tool_use_id when named', () => {
+    const m = readModel(text, { fileName: 'flat.jsonl' });
+    assert.equal(m.r.format, 'claude-code');
+    const s = m.sessions[0];
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args]), [['Glob', { pattern: '*.md' }], ['Read', { file_path: 'a.md' }], ['Grep', { pattern: 'x' }]]);
+    assert.deepEqual(s.results.map((r) => r.callIndex ?? s.calls.findIndex((c) => c.id === r.callId)), [0, 2, 1]);
+  });
+});

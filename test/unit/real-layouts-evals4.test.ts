@@ -87,6 +87,14 @@ describe('Inspect AI .eval with chunked samples', () => {
     assert.ok(r.text.includes('"chunked_sample"'));
   });
 
+  it('message_refs that repeat the whole pool take each message once (a small file is no memory bomb)', () => {
+    const many = { ...shell, message_refs: Array.from({ length: 5000 }, () => [0, 1e9]) };
+    const r = check(zipSync({ ...files, 'samples/task-7_epoch_2/sample.json': member(many) }));
+    const s = r.model!.map((m) => m.session).find((x) => x.calls.some((c) => c.name === 'read'))!;
+    assert.deepEqual(s.calls.map((c) => c.name), ['bash', 'read', 'grep']);
+    assert.deepEqual(s.results.map((x) => x.callId), ['a1', 'a2', 'sub1']);
+  });
+
   it('chunks without their shell are no sample; the zip still reads', () => {
     const { 'samples/task-7_epoch_2/sample.json': _shell, ...rest } = files;
     void _shell;
@@ -188,6 +196,37 @@ describe('Inspect AI .eval members compressed with zstd', () => {
     assert.match(errors[0].message, /^1 member of this zip \(samples\/1_epoch_1\.json\) would inflate to more than 256 MB/);
   });
 
+  it('members each under the member limit but past 480 MB together: the ones past it are named, not inflated', () => {
+    // three samples whose entries claim 200 MB each (stored: nothing is allocated for the claim), then a zstd one
+    const many = { ...files, 'samples/2_epoch_1.json': member({ ...sample, id: 2 }), 'samples/3_epoch_1.json': member({ ...sample, id: 3 }), 'samples/4_epoch_1.json': member({ ...sample, id: 4 }) };
+    const zip = markedZstd(many, (n) => n === 'samples/4_epoch_1.json');
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    const names = new TextDecoder();
+    for (let i = 0; i + 46 <= zip.length; i++) {
+      if (view.getUint32(i, true) !== 0x02014b50) continue;
+      const name = names.decode(zip.subarray(i + 46, i + 46 + view.getUint16(i + 28, true)));
+      if (/^samples\/[123]_/.test(name)) view.setUint32(i + 24, 200 << 20, true);
+    }
+    const maxes: number[] = [];
+    useZstd((raw, max) => {
+      maxes.push(max);
+      if (max < 100 << 20) throw new RangeError('would pass the limit'); // as a real decoder does past `max`
+      return raw;
+    });
+    try {
+      const r = check(zip);
+      const errors = r.findings.filter((f) => f.code === 'parse-error');
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0].message, '2 members of this zip (samples/3_epoch_1.json, ...) would inflate the zip past 480 MB (the limit of all members together): not read');
+      // what the header and the two 200 MB samples left of 480 MB
+      assert.equal(maxes.length, 1);
+      assert.ok(maxes[0] <= 80 << 20 && maxes[0] > 79 << 20, `the zstd member may take only what the others left (${maxes[0]})`);
+      assert.deepEqual(r.model!.map((m) => m.session.calls.length), [1, 1], 'the two samples within the limit are read');
+    } finally {
+      useZstd(undefined);
+    }
+  });
+
   it('a decoder that fails on a member leaves that member named, not a crash', () => {
     useZstd(() => { throw new Error('bad frame'); });
     try {
@@ -264,6 +303,16 @@ describe('mini-swe-agent, earliest layout', () => {
     const s = r.model![0].session;
     assert.deepEqual(s.calls.map((c) => c.args), ['ls -la', 'pytest -x']);
     assert.deepEqual(s.results.map((x) => [x.callIndex, x.transport.exitCode]), [[0, 0], [1, 2]]);
+  });
+
+  it("the exit code is the result's own `'returncode'`, not one its output quotes", () => {
+    const msgs = [
+      { role: 'assistant', content: '```bash\ncat status.txt\n```' },
+      { role: 'user', content: "Observation: {'args': ['bash', '-c', 'cat status.txt'], 'returncode': 0, 'stdout': \"{'returncode': 3}\", 'stderr': ''}" },
+    ];
+    const r = checkText(JSON.stringify(msgs), { fileName: 'run.traj.json', keepModel: true, packs: false });
+    assert.equal(r.format, 'mini-swe-agent');
+    assert.deepEqual(r.model![0].session.results.map((x) => x.transport.exitCode), [0]);
   });
 
   it('a chat that merely shows a ```bash block is not taken for one', () => {

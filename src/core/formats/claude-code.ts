@@ -76,16 +76,22 @@ function readChatConversation(doc: Doc, path: JsonPath, conv: Obj, emit: Paramet
   emit(b.session);
 }
 
+const answeredSoFar = new WeakMap<SessionBuilder, { read: number; ids: Set<string>; indexes: Set<number> }>();
+
 /** The latest call of a session that no result answers yet. Calls and results a segment check let go (emptied
  *  slots, see LineFormat.segments) were all answered. */
 export function lastUnansweredCall(b: SessionBuilder): number | undefined {
-  const ids = new Set<string>();
-  const indexes = new Set<number>();
-  for (const r of b.session.results as (ToolResult | undefined)[]) {
+  // what the results answer, kept up as they are added (a log of id-less results asks once per result)
+  let seen = answeredSoFar.get(b);
+  const results = b.session.results as (ToolResult | undefined)[];
+  if (!seen || seen.read > results.length) answeredSoFar.set(b, (seen = { read: 0, ids: new Set(), indexes: new Set() }));
+  for (; seen.read < results.length; seen.read++) {
+    const r = results[seen.read];
     if (r === undefined) continue;
-    if (r.callId !== undefined) ids.add(r.callId);
-    if (r.callIndex !== undefined) indexes.add(r.callIndex);
+    if (r.callId !== undefined) seen.ids.add(r.callId);
+    if (r.callIndex !== undefined) seen.indexes.add(r.callIndex);
   }
+  const { ids, indexes } = seen;
   const calls = b.session.calls;
   for (let i = calls.length - 1; i >= 0; i--) {
     if ((calls as (ToolCall | undefined)[])[i] === undefined) break;
@@ -185,8 +191,30 @@ class ClaudeCodeReader {
     return `${sid}#sidechain:${root}`;
   }
 
+  /** A flattened log some tools write under the same envelope: one line per call (`type: tool_call`, the tool's
+   *  name in `message.tool`, its arguments in `message.input`) and one per result (`type: tool_result`), which
+   *  answers by `tool_use_id` when it names one, else the latest unanswered call. */
+  private readFlat(doc: Doc, path: JsonPath, line: Obj): void {
+    const msg = line.message as Obj;
+    const b = this.sessionFor(this.keyOf(line));
+    const at = { doc, path: path.length ? [...path, 'message'] : MESSAGE_PATH };
+    if (line.type === 'tool_call') {
+      const name = str(msg.tool) ?? str(msg.name);
+      if (name === undefined) return;
+      b.call({ name, id: str(msg.id) ?? str(msg.tool_use_id), at, namePath: [str(msg.tool) ? 'tool' : 'name'], argsPath: ['input'], args: msg.input, expect: 'object' });
+      return;
+    }
+    const callId = str(msg.tool_use_id);
+    b.result({ at, callId, callIndex: callId === undefined ? lastUnansweredCall(b) : undefined, payload: msg.content, payloadPath: ['content'] });
+  }
+
   read(doc: Doc, path: JsonPath, line: Obj): void {
     if (!isMessageLine(line)) {
+      if ((line.type === 'tool_call' || line.type === 'tool_result') && isPlainObject(line.message)) {
+        this.touch(this.sidOf(line));
+        this.readFlat(doc, path, line);
+        return;
+      }
       if (line.isSidechain === true) this.keyOf(line); // a sidechain's chain runs through its progress records too
       return;
     }

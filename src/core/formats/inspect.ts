@@ -279,9 +279,17 @@ function chunkEntries(path: JsonPath, chunks: unknown): Entry[] {
 function readChunkedSample(b: SessionBuilder, doc: Doc, path: JsonPath, v: Obj & { chunked_sample: Obj }): void {
   const pool = chunkEntries([...path, 'message_chunks'], v.message_chunks);
   const refs = v.chunked_sample.message_refs;
-  const messages = Array.isArray(refs)
-    ? refs.flatMap((r) => (Array.isArray(r) && typeof r[0] === 'number' && typeof r[1] === 'number' ? pool.slice(r[0], r[1]) : []))
-    : undefined;
+  // each message is in the conversation once: the ranges take no more than the pool holds (a file of many ranges
+  // over the whole pool would otherwise multiply it out of memory)
+  let messages: Entry[] | undefined;
+  if (Array.isArray(refs)) {
+    messages = [];
+    for (const r of refs) {
+      if (!Array.isArray(r) || typeof r[0] !== 'number' || typeof r[1] !== 'number') continue;
+      for (const m of pool.slice(r[0], r[1])) if (messages.length < pool.length) messages.push(m);
+      if (messages.length >= pool.length) break;
+    }
+  }
   const texts = chunkEntries([...path, 'attachment_chunks'], v.attachment_chunks).map(([, t]) => t);
   readConversation(b, doc, messages, chunkEntries([...path, 'event_chunks'], v.event_chunks), Object.fromEntries(texts.map((t, i) => [String(i), t])));
 }

@@ -24,7 +24,7 @@ import { listedMessages } from './span-conventions';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
-import { byTime, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
+import { byTime, hasCallId, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
 
 function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
   return isPlainObject(v) && isPlainObject(v.trace) && Array.isArray(v.observations)
@@ -48,7 +48,8 @@ function attrStr(ob: Observation, ...keys: string[]): string | undefined {
 /** A call already read with this id and this name: the same call recorded again (a nested or second
  *  instrumentation's GENERATION), read once. Another name under the same id is a different call (a reused id). */
 function isCopy(b: SessionBuilder, id: string | undefined, name: unknown): boolean {
-  return id !== undefined && b.session.calls.some((c) => c.id === id && c.name === name);
+  // hasCallId first (O(1)): the name scan runs only for an id already seen
+  return id !== undefined && hasCallId(b, id) && b.session.calls.some((c) => c.id === id && c.name === name);
 }
 
 /** Every call of a Chat message is a copy (then the message is not read again). */
@@ -177,7 +178,7 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   };
   if (id !== undefined) {
     if (waitingFor(b, id)) return result(id, undefined);
-    if (b.session.calls.some((c) => c.id === id)) return; // every call with this id is answered: the same execution recorded again
+    if (hasCallId(b, id)) return; // every call with this id is answered: the same execution recorded again
   } else {
     const byName = unansweredByName(b, name);
     if (byName !== undefined) {

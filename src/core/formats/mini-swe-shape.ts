@@ -6,8 +6,9 @@ import type { JsonPath } from '../parse/doc';
 
 export const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
 /** The earliest versions (micro-swe-agent) answered with the repr of the subprocess result:
- *  `Observation: {'args': [...], 'returncode': 0, 'stdout': ..., 'stderr': ...}`. */
-export const EARLY_RETURNCODE = /^Observation: \{[\s\S]*'returncode': (-?\d+)/;
+ *  `Observation: {'args': [...], 'returncode': 0, 'stdout': ..., 'stderr': ...}`. The first `'returncode'` is
+ *  the result's own (its output, after it, may quote another). */
+export const EARLY_RETURNCODE = /^Observation: \{[\s\S]*?'returncode': (-?\d+)/;
 
 function isMessage(m: unknown): m is Obj {
   return isPlainObject(m) && typeof m.role === 'string' && typeof m.content === 'string' && !('tool_calls' in m);

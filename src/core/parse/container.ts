@@ -25,6 +25,9 @@ type Decode = (raw: Uint8Array, max: number) => Uint8Array;
 
 /** What one member may inflate to: the members are joined into one string, which V8 caps near 512 MB. */
 export const MEMBER_MAX = 256 << 20;
+/** What all members together may inflate to (many members, each under MEMBER_MAX, could claim gigabytes): under the
+ *  2^29 - 24 characters one V8 string holds, with room for what joins them, so their text is always one string. */
+export const TOTAL_MAX = 480 << 20;
 
 /** fzstd's streaming decoder, so the output is counted as it comes (its one-shot form sizes nothing), and Inspect's
  *  multi-frame members are read whole. */
@@ -78,6 +81,8 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
   if (!isZip(bytes)) return undefined;
   const zstdNames: string[] = [];
   const tooLarge: string[] = [];
+  // the bytes the members read so far inflate to (a stored member: its stored size, whatever it claims)
+  const budget = { left: TOTAL_MAX, past: [] as string[] };
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(bytes, { filter: (f) => {
@@ -87,18 +92,29 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
         return false;
       }
       if (f.compression === ZSTD) zstdNames.push(f.name);
-      return f.compression === STORED || f.compression === DEFLATE;
+      if (f.compression !== STORED && f.compression !== DEFLATE) return false;
+      const size = Math.max(f.size, f.originalSize);
+      if (size > budget.left) {
+        budget.past.push(f.name);
+        return false;
+      }
+      budget.left -= size;
+      return true;
     } });
   } catch {
     return undefined;
   }
   let unread = zstdNames;
-  if (zstdNames.length > 0 && zstd) unread = inflateRaw(bytes, zstdNames, files, zstd);
+  if (zstdNames.length > 0 && zstd) unread = inflateRaw(bytes, zstdNames, files, zstd, budget);
   const text = joined(files);
-  const large = tooLarge.length === 0 ? undefined
-    : `${tooLarge.length} member${tooLarge.length === 1 ? '' : 's'} of this zip (${tooLarge[0]}${tooLarge.length > 1 ? ', ...' : ''}) would inflate to more than ${MEMBER_MAX >> 20} MB (the limit of one member): not read`;
-  const problem = unread.length === 0 ? large
-    : `${unread.length} member${unread.length === 1 ? '' : 's'} of this zip (${unread[0]}${unread.length > 1 ? ', ...' : ''}) ${unread.length === 1 ? 'is' : 'are'} zstd-compressed (zip method 93, as Inspect AI writes them) ${zstd ? `and could not be inflated (not a whole zstd frame, or more than ${MEMBER_MAX >> 20} MB)` : 'and this build cannot inflate zstd'}: not read`;
+  const members = (names: string[]) => `${names.length} member${names.length === 1 ? '' : 's'} of this zip (${names[0]}${names.length > 1 ? ', ...' : ''})`;
+  const problems = [
+    unread.length === 0 ? undefined
+      : `${members(unread)} ${unread.length === 1 ? 'is' : 'are'} zstd-compressed (zip method 93, as Inspect AI writes them) ${zstd ? `and could not be inflated (not a whole zstd frame, or more than ${MEMBER_MAX >> 20} MB)` : 'and this build cannot inflate zstd'}: not read`,
+    tooLarge.length === 0 ? undefined : `${members(tooLarge)} would inflate to more than ${MEMBER_MAX >> 20} MB (the limit of one member): not read`,
+    budget.past.length === 0 ? undefined : `${members(budget.past)} would inflate the zip past ${TOTAL_MAX >> 20} MB (the limit of all members together): not read`,
+  ].filter((p) => p !== undefined);
+  const problem = problems.length ? problems.join('; ') : undefined;
   if (text === undefined && !problem) return undefined;
   return { text: text ?? '', problem };
 }
@@ -146,9 +162,10 @@ function byName(a: string, b: string): number {
 const u16 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
 const u32 = (b: Uint8Array, i: number) => (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
 
-/** Inflate the named members with `decode` into `files`; the names it could not read are returned. Reads the
- *  central directory itself (fflate will not hand over a member it cannot inflate); a zip64 archive is not read. */
-function inflateRaw(bytes: Uint8Array, names: string[], files: Record<string, Uint8Array>, decode: Decode): string[] {
+/** Inflate the named members with `decode` into `files`, within `budget` (a member past what is left of it goes to
+ *  `budget.past`); the names it could not read are returned. Reads the central directory itself (fflate will not
+ *  hand over a member it cannot inflate); a zip64 archive is not read. */
+function inflateRaw(bytes: Uint8Array, names: string[], files: Record<string, Uint8Array>, decode: Decode, budget: { left: number; past: string[] }): string[] {
   const want = new Set(names);
   let end = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
@@ -167,13 +184,83 @@ function inflateRaw(bytes: Uint8Array, names: string[], files: Record<string, Ui
     at += 46 + nameLen + u16(bytes, at + 30) + u16(bytes, at + 32);
     if (!want.has(name) || method !== ZSTD || u32(bytes, local) !== 0x04034b50) continue;
     const start = local + 30 + u16(bytes, local + 26) + u16(bytes, local + 28);
+    const max = Math.min(MEMBER_MAX, budget.left);
+    const raw = bytes.subarray(start, start + size);
+    if (!zstdWithin(raw, max)) {
+      if (max < MEMBER_MAX) {
+        budget.past.push(name);
+        want.delete(name);
+      }
+      continue; // otherwise named as not inflatable
+    }
     try {
-      files[name] = decode(bytes.subarray(start, start + size), MEMBER_MAX);
+      const out = decode(raw, max);
+      if (out.length > max) throw new RangeError('inflated past the limit'); // a decoder that ignored `max`
+      files[name] = out;
+      budget.left -= out.length;
       want.delete(name);
     } catch {
-      // left unread: named in the problem line
+      // left unread, named in the problem line: past what the members together may take, or not inflatable
+      if (max < MEMBER_MAX) {
+        budget.past.push(name);
+        want.delete(name);
+      }
     }
   }
   return names.filter((n) => want.has(n));
 }
 
+
+/** Bytes of window a decoder may copy for one member: a frame without a stated size is decoded through its window,
+ *  which fzstd copies once per block (a 41 MB member written with a 128 MB window: 40 GB, 4.5 s); a tiny member of
+ *  one-byte blocks under a big window would copy for hours. */
+const WORK_MAX = 48 * 2 ** 30;
+
+/** Whether the zstd frames of `raw` stay within `max` bytes out and WORK_MAX of work, read from their headers alone:
+ *  a few bytes can declare a 2 GB window (which fzstd allocates) or a stream of 128 KB RLE blocks, and the headers
+ *  say so before anything is allocated. Frames are walked block by block; a malformed one is left to the decoder. */
+function zstdWithin(raw: Uint8Array, max: number): boolean {
+  let at = 0;
+  let out = 0;
+  let work = 0;
+  while (at + 4 <= raw.length) {
+    const magic = u32(raw, at);
+    if ((magic & 0xfffffff0) === 0x184d2a50) {
+      at += 8 + u32(raw, at + 4); // a skippable frame
+      continue;
+    }
+    if (magic !== 0xfd2fb528 || at + 5 > raw.length) return true;
+    const fhd = raw[at + 4];
+    const single = (fhd >> 5) & 1;
+    const fcsFlag = fhd >> 6;
+    const dictBytes = [0, 1, 2, 4][fhd & 3];
+    const fcsBytes = fcsFlag === 0 ? single : 1 << fcsFlag;
+    let p = at + 5;
+    let window = 0;
+    if (!single) {
+      const wd = raw[p++];
+      const base = 2 ** (10 + (wd >> 3));
+      window = base + (base / 8) * (wd & 7);
+    }
+    p += dictBytes;
+    let declared = 0;
+    for (let k = 0; k < fcsBytes; k++) declared += raw[p + k] * 2 ** (8 * k);
+    if (fcsFlag === 1) declared += 256;
+    p += fcsBytes;
+    if (single) window = declared;
+    if (window > max || declared > max) return false;
+    for (;;) {
+      if (p + 3 > raw.length) return true;
+      const h = raw[p] | (raw[p + 1] << 8) | (raw[p + 2] << 16);
+      const type = (h >> 1) & 3;
+      const blockSize = h >>> 3;
+      out += type === 2 ? Math.min(window, 128 << 10) : blockSize; // a compressed block: at most a block's worth
+      work += fcsBytes > 0 ? blockSize : window;
+      if (out > max + (128 << 10) || work > WORK_MAX) return false;
+      p += 3 + (type === 1 ? 1 : type === 3 ? 0 : blockSize);
+      if (h & 1) break;
+    }
+    at = p + ((fhd >> 2) & 1 ? 4 : 0);
+  }
+  return true;
+}
