@@ -21,10 +21,9 @@ import type { FormatAdapter, LineReader, LineSink, SliceTies } from './adapter';
 import { isAmpThreadId } from './amp';
 import { blockText, readAnthropicMessage } from './anthropic';
 import { SessionBuilder } from './builder';
-import type { ToolCall, ToolResult } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { IdSet } from '../id-table';
-import { isPlainObject, SessionSet, str, type Obj } from './util';
+import { isPlainObject, latestUnanswered, SessionSet, str, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
@@ -74,31 +73,6 @@ function readChatConversation(doc: Doc, path: JsonPath, conv: Obj, emit: Paramet
     readAnthropicMessage(b, doc, [...path, 'chat_messages', i], { role, content: Array.isArray(m.content) ? m.content : m.text });
   });
   emit(b.session);
-}
-
-const answeredSoFar = new WeakMap<SessionBuilder, { read: number; ids: Set<string>; indexes: Set<number> }>();
-
-/** The latest call of a session that no result answers yet. Calls and results a segment check let go (emptied
- *  slots, see LineFormat.segments) were all answered. */
-export function lastUnansweredCall(b: SessionBuilder): number | undefined {
-  // what the results answer, kept up as they are added (a log of id-less results asks once per result)
-  let seen = answeredSoFar.get(b);
-  const results = b.session.results as (ToolResult | undefined)[];
-  if (!seen || seen.read > results.length) answeredSoFar.set(b, (seen = { read: 0, ids: new Set(), indexes: new Set() }));
-  for (; seen.read < results.length; seen.read++) {
-    const r = results[seen.read];
-    if (r === undefined) continue;
-    if (r.callId !== undefined) seen.ids.add(r.callId);
-    if (r.callIndex !== undefined) seen.indexes.add(r.callIndex);
-  }
-  const { ids, indexes } = seen;
-  const calls = b.session.calls;
-  for (let i = calls.length - 1; i >= 0; i--) {
-    if ((calls as (ToolCall | undefined)[])[i] === undefined) break;
-    const id = calls[i].id;
-    if (!indexes.has(i) && !(id !== undefined && ids.has(id))) return i;
-  }
-  return undefined;
 }
 
 const IDLE_LINES = 2000;
@@ -205,7 +179,7 @@ class ClaudeCodeReader {
       return;
     }
     const callId = str(msg.tool_use_id);
-    b.result({ at, callId, callIndex: callId === undefined ? lastUnansweredCall(b) : undefined, payload: msg.content, payloadPath: ['content'] });
+    b.result({ at, callId, callIndex: callId === undefined ? latestUnanswered(b) : undefined, payload: msg.content, payloadPath: ['content'] });
   }
 
   read(doc: Doc, path: JsonPath, line: Obj): void {
@@ -249,7 +223,7 @@ class ClaudeCodeReader {
       } else this.lastMessage.set(b, { id, turn, text });
     }
     if (line.type === 'user' && 'toolUseResult' in line && b.session.results.length === results) {
-      b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: lastUnansweredCall(b), payload: line.toolUseResult, payloadPath: [] });
+      b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: latestUnanswered(b), payload: line.toolUseResult, payloadPath: [] });
     }
   }
 }

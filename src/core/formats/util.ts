@@ -211,6 +211,15 @@ class Pairing {
     return q.head < q.at.length ? q.at[q.head] : undefined;
   }
 
+  /** The latest call that no result answers yet; the search stops at a slot a segment let go (all before it are). */
+  latest(): number | undefined {
+    for (let k = this.callsRead - 1; k >= 0; k--) {
+      if (this.calls[k] === undefined) return undefined;
+      if (!this.answered(k)) return k;
+    }
+    return undefined;
+  }
+
   /** Whether a call was made with this id. */
   called(id: string): boolean {
     return this.callsById.has(id) || this.renamed.has(id);
@@ -235,6 +244,12 @@ function pairingOf(b: SessionBuilder): Pairing {
 /** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
 export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
   return pairingOf(b).earliest(name);
+}
+
+/** The latest call of a session that no result answers yet (by id or by position): a log whose results name no
+ *  call answers the call just made. Calls a segment check let go were all answered. */
+export function latestUnanswered(b: SessionBuilder): number | undefined {
+  return pairingOf(b).latest();
 }
 
 /** unansweredByName(b), as an object for a reader that keeps one. */
