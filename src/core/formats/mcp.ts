@@ -13,6 +13,8 @@
 //   of its own: the checks know it as the retry (src/core/results.ts reads the result type).
 // - Client-session captures (a Python client's log): `{type: "request"|"response", count, method, args, kwargs,
 //   result, error}` lines, paired by `count`; `call_tool` args are `[name, arguments]`, `list_tools` lists tools.
+//   The same client may write one record per session instead: `{session_id, server_info, calls: [{request:
+//   {method, args, kwargs}, response: {success, result, error}}]}`, a request and its response side by side.
 import type { FormatAdapter } from './adapter';
 import { SessionBuilder, type NodeRef } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -96,22 +98,46 @@ function answered(m: Obj): string | undefined {
   return Array.isArray(r.tools) ? 'tools/list' : 'other';
 }
 
+/** A client-session request: `call_tool` args are `[name, arguments]` (or kwargs `{name, arguments}`). */
+function readClientRequest(b: SessionBuilder, doc: Doc, path: JsonPath, id: string, m: Obj): void {
+  if (m.method !== 'call_tool') return;
+  const args = Array.isArray(m.args) ? m.args : [];
+  const kwargs = isPlainObject(m.kwargs) ? m.kwargs : {};
+  if (typeof args[0] === 'string') {
+    b.call({ name: args[0], id, at: { doc, path }, namePath: ['args', 0], argsPath: ['args', 1], args: args[1], expect: 'object' }, b.newTurn());
+  } else if (typeof kwargs.name === 'string') {
+    b.call({ name: kwargs.name, id, at: { doc, path }, namePath: ['kwargs', 'name'], argsPath: ['kwargs', 'arguments'], args: kwargs.arguments, expect: 'object' }, b.newTurn());
+  }
+}
+
+/** A client-session response to `method`: a tool list, or a call's result (`success: false` is a failure too). */
+function readClientResponse(b: SessionBuilder, doc: Doc, path: JsonPath, id: string, method: unknown, m: Obj): void {
+  if (method === 'list_tools' && isPlainObject(m.result)) readTools(b, { doc, path: [...path, 'result', 'tools'] }, m.result.tools);
+  else if (method === 'call_tool') {
+    const error = m.error ?? (m.success === false ? (m.result ?? 'failed') : undefined);
+    readResult(b, doc, path, id, m.result, error, 'result', m.error !== undefined && m.error !== null ? 'error' : 'result');
+  }
+}
+
 function readCapture(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj): void {
   const id = `#${m.count as number}`;
-  const method = m.method as string;
-  const kwargs = isPlainObject(m.kwargs) ? m.kwargs : {};
-  if (m.type === 'request') {
-    if (method !== 'call_tool') return;
-    const args = Array.isArray(m.args) ? m.args : [];
-    if (typeof args[0] === 'string') {
-      b.call({ name: args[0], id, at: { doc, path }, namePath: ['args', 0], argsPath: ['args', 1], args: args[1], expect: 'object' }, b.newTurn());
-    } else if (typeof kwargs.name === 'string') {
-      b.call({ name: kwargs.name, id, at: { doc, path }, namePath: ['kwargs', 'name'], argsPath: ['kwargs', 'arguments'], args: kwargs.arguments, expect: 'object' }, b.newTurn());
-    }
-    return;
-  }
-  if (method === 'list_tools' && isPlainObject(m.result)) readTools(b, { doc, path: [...path, 'result', 'tools'] }, m.result.tools);
-  else if (method === 'call_tool') readResult(b, doc, path, id, m.result, m.error, 'result', 'error');
+  if (m.type === 'request') readClientRequest(b, doc, path, id, m);
+  else readClientResponse(b, doc, path, id, m.method, m);
+}
+
+/** One session record: each `calls[i]` holds a request and its response. */
+function isSessionRecord(v: unknown): v is Obj {
+  return isPlainObject(v) && Array.isArray(v.calls) && v.calls.length > 0 && v.calls.every((c) =>
+    isPlainObject(c) && isPlainObject(c.request) && typeof c.request.method === 'string' && (c.response === undefined || c.response === null || isPlainObject(c.response)));
+}
+
+function readSessionRecord(b: SessionBuilder, doc: Doc, path: JsonPath, rec: Obj): void {
+  (rec.calls as Obj[]).forEach((c, i) => {
+    const request = c.request as Obj;
+    const id = `#${i + 1}`;
+    readClientRequest(b, doc, [...path, 'calls', i, 'request'], id, request);
+    if (isPlainObject(c.response)) readClientResponse(b, doc, [...path, 'calls', i, 'response'], id, request.method, c.response);
+  });
 }
 
 function newMemo(): McpMemo {
@@ -141,9 +167,18 @@ export const mcp: FormatAdapter = {
   packs: ['mcp-filesystem', 'mcp-fetch', 'mcp-git'],
   document: {
     claims(v) {
-      return Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture));
+      return isSessionRecord(v) || (Array.isArray(v) && v.length > 0 && (v.every(isJsonRpc) || v.every(isCapture) || v.every(isSessionRecord)));
     },
     read(doc, emit) {
+      if (isSessionRecord(doc.value) || (doc.value as unknown[]).every(isSessionRecord)) {
+        const records = isSessionRecord(doc.value) ? [{ rec: doc.value, path: [] as JsonPath }] : (doc.value as Obj[]).map((rec, i) => ({ rec, path: [i] as JsonPath }));
+        for (const { rec, path } of records) {
+          const b = new SessionBuilder();
+          readSessionRecord(b, doc, path, rec);
+          emit(b.session);
+        }
+        return;
+      }
       const sessions = [new SessionBuilder()];
       const c = new Connections(sessions[0], () => sessions[sessions.push(new SessionBuilder()) - 1]);
       (doc.value as Obj[]).forEach((m, i) => (isJsonRpc(m) ? readRpc(c.next(m), doc, [i], m, c.memo) : readCapture(sessions[0], doc, [i], m)));
@@ -151,7 +186,7 @@ export const mcp: FormatAdapter = {
     },
   },
   lines: {
-    claims: (v) => isJsonRpc(v) || isCapture(v) || isRpcBatch(v) || isBareRequest(v),
+    claims: (v) => isJsonRpc(v) || isCapture(v) || isRpcBatch(v) || isBareRequest(v) || isSessionRecord(v),
     // the bare responses and other requests of such a capture prove nothing alone: taken once the file is MCP's
     keeps: (v) => isBareResponse(v) || (isPlainObject(v) && !('jsonrpc' in v) && typeof v.method === 'string' && !isCapture(v)),
     open(sink) {
@@ -161,6 +196,14 @@ export const mcp: FormatAdapter = {
           const m = doc.value as Obj;
           if (isRpcBatch(m)) m.forEach((x, i) => readRpc(c.next(x), doc, [i], x, c.memo));
           else if (isCapture(m)) readCapture(sink.builder, doc, [], m);
+          else if (isSessionRecord(m)) {
+            // a record is a whole session: checked as soon as it is read
+            const sessionId = (doc.value as Obj).session_id;
+            const key = `session ${typeof sessionId === 'string' ? sessionId : doc.base}`;
+            sink.ties?.key(key);
+            readSessionRecord(sink.sessionFor(key), doc, [], m);
+            sink.closeSession(key);
+          }
           else readRpc(c.next(m), doc, [], m, c.memo);
         },
       };
