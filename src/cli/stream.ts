@@ -11,7 +11,7 @@ import { StreamedLineIndex } from './line-starts';
 import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, DOCUMENT_CHANGED, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type FindingSink, type StreamLimits } from '../core';
 import { LimitError } from './limits';
 
-const CONTAINER = /\.eval$/i;
+const CONTAINER = /\.(?:eval|zip)$/i;
 /** Gzipped traces (`run.jsonl.gz`) are read through zlib, named by what they hold. */
 const GZIP = /\.gz$/i;
 
@@ -66,7 +66,7 @@ async function checkPlainOrGzip(file: string, options: CheckOptions, findings?: 
   const gzip = GZIP.test(file);
   const inner = gzip ? file.slice(0, -3) : file;
   if (CONTAINER.test(file)) {
-    // A zip container (Inspect AI .eval): positions refer to the JSON text its members make.
+    // A zip container (an Inspect AI .eval, or a zip of one trace): positions refer to the text its members make.
     const result = checkBytes(await fs.readFile(file), { ...options, fileName: file });
     return { result, index: LineIndex.of(result.text) };
   }

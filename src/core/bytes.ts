@@ -21,7 +21,8 @@ export function checkBytes(bytes: Uint8Array, options: CheckOptions = {}): Bytes
     const text = new TextDecoder('utf-8').decode(bytes);
     return { ...checkText(text, options), text, container: false };
   }
-  const checker = new TraceChecker({ ...options, fileName: undefined });
+  // an Inspect log's text is made, not a file; a zip's one trace file is read under its own name
+  const checker = new TraceChecker({ ...options, fileName: inner.member });
   checker.addText(inner.text);
   if (inner.problem) checker.addUnreadable(inner.problem);
   return { ...checker.finish(), text: inner.text, container: true };

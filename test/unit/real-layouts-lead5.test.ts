@@ -1,6 +1,8 @@
 // Layouts found in the corpus's own source repositories that read as nothing before. Traces are written here.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { zipSync, strToU8 } from 'fflate';
+import { checkBytes } from '../../src/core';
 import { readModel } from './helpers';
 
 const tools = [{ _type: 'Tool', name: 'docs_search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
@@ -45,5 +47,32 @@ describe('MCP client sessions written one record per session', () => {
   it('a record whose calls are not requests is not claimed', () => {
     const { r } = readModel(JSON.stringify({ session_id: 'x', calls: [{ name: 'a', args: {} }] }), { fileName: 'x.json' });
     assert.notEqual(r.format, 'mcp');
+  });
+});
+
+describe('a zip that is not an Inspect log', () => {
+  const claudeLines = [
+    { type: 'assistant', uuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a.ts' } }] } },
+    { type: 'user', uuid: 'u1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] } },
+  ].map((l) => JSON.stringify(l)).join('\n');
+
+  it('holding one trace file: read as that file, under its name', () => {
+    const zip = zipSync({ 'export/session.jsonl': strToU8(claudeLines), '__MACOSX/export/._session.jsonl': strToU8('junk'), 'README.txt': strToU8('hi') });
+    const r = checkBytes(zip, { fileName: 'export.zip', keepModel: true, packs: false });
+    assert.equal(r.container, true);
+    assert.equal(r.format, 'claude-code');
+    assert.equal(r.calls, 1);
+    assert.equal(r.text, claudeLines);
+    assert.ok(!r.findings.some((f) => f.code === 'parse-error'));
+  });
+
+  it('holding several trace files, or none: one line saying so, nothing guessed', () => {
+    const several = checkBytes(zipSync({ 'a.jsonl': strToU8(claudeLines), 'b.json': strToU8('{}') }), { fileName: 'x.zip' });
+    const errors = several.findings.filter((f) => f.code === 'parse-error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /zip archive of 2 trace files \(a\.jsonl, b\.json\).*unzip it/);
+    assert.equal(several.calls, 0);
+    const none = checkBytes(zipSync({ 'notes.txt': strToU8('x') }), { fileName: 'y.zip' });
+    assert.match(none.findings.find((f) => f.code === 'parse-error')?.message ?? '', /no trace in it/);
   });
 });

@@ -8,6 +8,8 @@
 // fflate cannot inflate: `fzstd` (pure JS, so the web build has it too) inflates them, and a Node host with a
 // native decoder hands that to `useZstd` instead (faster); a member no decoder can read is left out and `problem`
 // says so in one line.
+// Any other zip (an export someone zipped) holding one trace file is read as that file; one holding several is
+// not guessed at: `problem` says so in one line.
 import { unzipSync } from 'fflate';
 import { Decompress } from 'fzstd';
 
@@ -62,6 +64,8 @@ export interface Container {
   text: string;
   /** One line: members this build could not read (left out of `text`). */
   problem?: string;
+  /** For a zip that is not an Inspect log: the name of the one trace file in it, whose text `text` is. */
+  member?: string;
 }
 
 const MONOLITH = /^samples\/[^/]+\.json$/;
@@ -69,6 +73,12 @@ const CHUNKED = /^samples\/([^/]+)\/(?:sample\.json|(messages|events|attachments
 
 function wanted(name: string): boolean {
   return name === 'header.json' || MONOLITH.test(name) || CHUNKED.test(name);
+}
+
+/** A member of some other zip that may be a trace (not a folder, not the resource forks macOS zips add). */
+const TRACE_MEMBER = /\.(?:jsonl|ndjson|json|har|ya?ml)$/i;
+function traceMember(name: string): boolean {
+  return TRACE_MEMBER.test(name) && !/(?:^|\/)__MACOSX\//.test(name) && !/(?:^|\/)\._/.test(name);
 }
 
 /** The text to check for a container, or undefined when the bytes are not one (or not one this reader knows). */
@@ -79,6 +89,30 @@ export function containerText(bytes: Uint8Array): string | undefined {
 /** The container's text and what of it could not be read, or undefined when the bytes are not a container. */
 export function readContainer(bytes: Uint8Array): Container | undefined {
   if (!isZip(bytes)) return undefined;
+  const inspect = unzipWithin(bytes, wanted);
+  if (!inspect) return undefined;
+  const text = joined(inspect.files);
+  if (text === undefined && !inspect.problem) return otherZip(bytes);
+  return { text: text ?? '', problem: inspect.problem };
+}
+
+/** A zip that is not an Inspect log: its one trace file, or one line saying why none is read. */
+function otherZip(bytes: Uint8Array): Container | undefined {
+  const names: string[] = [];
+  const read = unzipWithin(bytes, (name) => traceMember(name) && names.push(name) > 0);
+  if (!read) return undefined;
+  if (names.length === 0) return { text: '', problem: 'a zip archive with no trace in it (no .json, .jsonl, .har or .yaml file, and not an Inspect AI .eval log)' };
+  if (names.length > 1) {
+    return { text: '', problem: `a zip archive of ${names.length} trace files (${names.slice(0, 3).join(', ')}${names.length > 3 ? ', ...' : ''}): one trace per zip is read; unzip it and check its files` };
+  }
+  const member = names[0];
+  const raw = read.files[member];
+  return { text: raw ? new TextDecoder('utf-8').decode(raw) : '', problem: read.problem, member };
+}
+
+/** The members `want` names, inflated within MEMBER_MAX each and TOTAL_MAX together, and one line on those left
+ *  out; undefined when the bytes are not a zip fflate can read. */
+function unzipWithin(bytes: Uint8Array, want: (name: string) => boolean): { files: Record<string, Uint8Array>; problem?: string } | undefined {
   const zstdNames: string[] = [];
   const tooLarge: string[] = [];
   // the bytes the members read so far inflate to (a stored member: its stored size, whatever it claims)
@@ -86,7 +120,7 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(bytes, { filter: (f) => {
-      if (!wanted(f.name)) return false;
+      if (!want(f.name)) return false;
       if (f.originalSize > MEMBER_MAX) {
         tooLarge.push(f.name);
         return false;
@@ -106,7 +140,6 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
   }
   let unread = zstdNames;
   if (zstdNames.length > 0 && zstd) unread = inflateRaw(bytes, zstdNames, files, zstd, budget);
-  const text = joined(files);
   const members = (names: string[]) => `${names.length} member${names.length === 1 ? '' : 's'} of this zip (${names[0]}${names.length > 1 ? ', ...' : ''})`;
   const problems = [
     unread.length === 0 ? undefined
@@ -114,9 +147,7 @@ export function readContainer(bytes: Uint8Array): Container | undefined {
     tooLarge.length === 0 ? undefined : `${members(tooLarge)} would inflate to more than ${MEMBER_MAX >> 20} MB (the limit of one member): not read`,
     budget.past.length === 0 ? undefined : `${members(budget.past)} would inflate the zip past ${TOTAL_MAX >> 20} MB (the limit of all members together): not read`,
   ].filter((p) => p !== undefined);
-  const problem = problems.length ? problems.join('; ') : undefined;
-  if (text === undefined && !problem) return undefined;
-  return { text: text ?? '', problem };
+  return { files, problem: problems.length ? problems.join('; ') : undefined };
 }
 
 /** The members' JSON text, or undefined when there is neither a header nor a sample. */
