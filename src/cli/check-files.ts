@@ -197,8 +197,11 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
     merging.catch(() => undefined); // awaited at the end; not an unhandled rejection meanwhile
     return later;
   };
-  // lines of separate sessions: slices cut at sessions (session-slices.ts)
-  const bySessions = () => checkBySessions(t.file, gzip, { sender: (recycle) => sliceSender(pool, t, name, recycle), whole: () => wholeFile(pool, t), merge: () => sessionMerge(t, entry) });
+  // lines of separate sessions: slices cut at sessions (session-slices.ts), read again from the start
+  const bySessions = () => {
+    bytesRead.release();
+    return checkBySessions(t.file, gzip, { sender: (recycle) => sliceSender(pool, t, name, recycle), whole: () => wholeFile(pool, t), merge: () => sessionMerge(t, entry) });
+  };
   let probed = false;
   let looked = false;
   for await (const piece of fileBytes(t.file, gzip)) {
@@ -219,13 +222,17 @@ async function checkSliced(pool: WorkerPool<ThreadJob, ThreadAnswer>, t: TraceTa
       const probe = await p.result.catch(() => undefined);
       if (probe?.alone === undefined) {
         merge.discard();
-        if (!probe?.apart) return undefined; // the lines do not stand alone (or the probe failed): whole
+        if (!probe?.apart) {
+          bytesRead.release();
+          return undefined; // the lines do not stand alone (or the probe failed): whole
+        }
         return bySessions();
       }
     }
   }
   const rest = bytesRead.rest();
   if (rest.length) await send(rest);
+  bytesRead.release();
   return { result: merging.then(() => merge.entry(t, entry) ?? wholeFile(pool, t)) };
 }
 

@@ -12,6 +12,9 @@ import { isMainThread } from 'node:worker_threads';
  *   to 2 × 16 MB while it handed out slices and wrote the report (short-lived garbage, nothing it keeps); a
  *   thread's stays at the size its resource limit gives it (pool.ts YOUNG_MB). V8 puts this factor back to 2
  *   whenever it makes a heap, so each thread sets the flags again as it starts (ThreadSettings.heapFlags).
+ *   Measured since on Node 20 (V8 11.3, whose minimum for this factor is 2): the main thread's young generation
+ *   still grows to 2 × 4 MB, with the flag set from inside or on the command line; only --max-semi-space-size at
+ *   start would hold it (-6 MB peak), and a thread's stays at its resource limit anyway.
  * - `--heap-growing-percent=20`: after a full collection the old generation may grow by 20% before the next, not
  *   by V8's factor of up to 4: a thread's garbage (lines of a slice, parts of a document, a long session's
  *   settled calls) is collected before it piles up to tens of MB.

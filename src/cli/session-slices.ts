@@ -146,6 +146,7 @@ export async function checkBySessions(file: string, gzip: boolean, io: SliceIo):
     if (held.size > SESSION_SLICE_BYTES + MAX_SEARCH_BYTES) {
       whole = 'checked whole: a session longer than the search';
       if (slices === 0) {
+        held.release(); // 16 MB this thread would hold, idle, while a thread checks the file whole
         sliceLog(file, whole);
         return undefined;
       }
@@ -154,6 +155,7 @@ export async function checkBySessions(file: string, gzip: boolean, io: SliceIo):
     }
   }
   if (!apart.broken && held.size) await cut(held.size);
+  held.release();
   return {
     result: merging.then(() => {
       const reader = apart.result;

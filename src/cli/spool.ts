@@ -277,7 +277,9 @@ class RunReader<T> {
   private readonly end: number;
   private lines: string[] = [];
   private next = 0;
-  private rest = '';
+  /** The line cut by the last read, in the pieces read so far: joined once its end is read (a line of megabytes
+   *  read 64 KB at a time is copied once, not once per piece). */
+  private rest: string[] = [];
   /** A UTF-8 sequence cut by a read waits for the next one. */
   private readonly decoder = new StringDecoder('utf8');
   private readonly buf: Buffer;
@@ -295,12 +297,18 @@ class RunReader<T> {
       const n = fs.readSync(this.fd, this.buf, 0, Math.min(this.buf.length, this.end - this.at), this.at);
       if (n <= 0) throw new Error('the spool file ended early');
       this.at += n;
-      const text = this.rest + this.decoder.write(this.buf.subarray(0, n)); // lines are JSON: no newline inside
-      const cut = text.lastIndexOf(this.sep);
-      this.lines = text.slice(0, cut).split(this.sep);
-      this.rest = text.slice(cut + 1);
+      const piece = this.decoder.write(this.buf.subarray(0, n)); // lines are JSON: no newline inside
+      // the rest holds no separator: the last one read, if any, is in this piece
+      const cut = piece.lastIndexOf(this.sep);
       this.next = 0;
-      if (cut < 0) this.lines = [];
+      if (cut < 0) {
+        this.rest.push(piece);
+        this.lines = [];
+        continue;
+      }
+      this.rest.push(piece.slice(0, cut));
+      this.lines = this.rest.join('').split(this.sep);
+      this.rest = [piece.slice(cut + 1)];
     }
     return this.parse(this.lines[this.next++]);
   }

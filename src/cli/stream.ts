@@ -2,7 +2,7 @@
 // when small, else as it streams, in parts (core/bytes.ts checkDocumentStream). Which one a file is, is decided from its first bytes
 // (parse/reader shapeFromHead), whatever its name: a `.txt` or extensionless file of JSON lines is streamed too.
 import { createReadStream, promises as fs } from 'node:fs';
-import './zstd'; // .eval members Inspect compressed with zstd, where this Node can inflate them
+import './native-decoders'; // zstd .eval members and Brotli cassette bodies, by this Node's zlib
 import { pipeline, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';

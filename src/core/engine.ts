@@ -3,7 +3,7 @@
 // checked in constant memory; findings get their spans while their source is still at hand.
 import { CHECKS, CODES, type PendingFinding, type SessionContext } from './checks';
 import type { Segment, SessionState } from './checks/check';
-import { cloneRun, cutOf, newRun, release, segmentOf, type FindingSink, type SessionRun } from './state';
+import { cloneRun, cutOf, newRun, release, segmentOf, tooShortToCut, type FindingSink, type SessionRun } from './state';
 import type { Profile } from './contracts/compile';
 import type { PackSelection } from './contracts/packs';
 import { emptyContracts, type ContractSet } from './contracts/types';
@@ -224,6 +224,7 @@ export class TraceChecker {
   private advance(adapter: FormatAdapter, lines: OpenLines, min?: number): void {
     const format = adapter.id;
     for (const session of lines.sink.openSessions()) {
+      if (tooShortToCut(session, min)) continue; // no cut yet, whatever its run
       let run = this.runs.get(session) ?? this.tried.get(session);
       // a session not cut yet keeps its run here, so cutOf remembers the turn it tried (one long turn is not
       // rescanned per line); it becomes the session's run at its first cut
@@ -410,11 +411,12 @@ export class TraceChecker {
     const visit = (key: string | number, child: unknown) => {
       if (typeof child !== 'object' || child === null) return;
       const inner = nodeDoc(doc, [key], child);
-      const whole = this.adapters.some((a) => a.document?.claims(child));
+      // a claim only a whole file or line proves (DocumentFormat.nested) is no claim here
+      const whole = this.adapters.find((a) => a.document?.claims(child) && a.document.nested?.(child) !== false);
       if (whole || this.adapters.some((a) => a.lines?.claims(child))) {
         this.wrapped = true;
         found = true;
-        if (whole) this.readDocument(inner);
+        if (whole) this.readWhole(whole, inner);
         else this.readLine(inner);
       } else if (depth < WRAP_DEPTH && this.readWrapped(inner, depth + 1)) {
         found = true;

@@ -42,5 +42,6 @@ export { joinInside } from './fixtures/names';
 export { inferContract, renderContract } from './contracts/infer';
 export { buildDecisionTable, replayFixturesByCall, GATES, GATE_OF_CODE, rowAt, type TableOptions, type DecisionTable, type FixtureReplays, type GateId, type GateCell, type CellStatus, type CensusTool, type TableRow } from './report/decision-table';
 export { containerText, readContainer, useZstd, type Container } from './parse/container';
+export { useBrotli } from './parse/yaml';
 export { codesMarkdown } from './report/codes-doc';
 export { packsMarkdown } from './report/packs-doc';

@@ -4,9 +4,10 @@
 /** Names that say "one JSON value per line": such a file is read line by line even when it has one line. */
 export const JSONL_NAME = /\.(jsonl|ndjson|jsonlines)$/i;
 
-/** Names a walk of folders takes as traces: JSON Lines, JSON, SWE-agent `.traj`, Inspect `.eval`, Letta `.af`. (A
- *  file named explicitly is read whatever its name; a `.gz` is judged by the name inside it.) */
-export const TRACE_NAME = /\.(jsonl|ndjson|jsonlines|json|traj|eval|af)$/i;
+/** Names a walk of folders takes as traces: JSON Lines, JSON, SWE-agent `.traj`, Inspect `.eval`, Letta `.af`, and
+ *  `raw_transcript`, the agent's own transcript an Entire checkpoint keeps without an extension. (A file named
+ *  explicitly is read whatever its name; a `.gz` is judged by the name inside it.) */
+export const TRACE_NAME = /(\.(jsonl|ndjson|jsonlines|json|traj|eval|af)|(^|[\\/])raw_transcript)$/i;
 
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test']);
 

@@ -2,6 +2,7 @@
 // ended by the host — or, for a trace that grows (CheckJob.grow), it stays and checks what is appended, from a
 // growing trace of the text built after the reply. No `vscode` import, and nothing here can throw past a reply.
 import { parentPort } from 'node:worker_threads';
+import '../cli/native-decoders'; // zstd .eval members and Brotli cassette bodies, by this Node's zlib
 import { buildDecisionTable, type CheckedSession, checkTextChunked, type Finding, findingsDelta, growingTrace, lineStandsAlone, loadContracts, CallMarks } from '../core';
 import type { AppendMessage, AppendReply, CheckJob, CheckReply } from './background';
 

@@ -6,7 +6,7 @@
 //   live diagnostics, hovers, the decision table and freezing treat like any trace.
 import * as vscode from 'vscode';
 import { buildDecisionTable, checkText, readContainer, type ContractSet, type DecisionTable, emptyContracts, LineIndex } from '../core';
-import '../cli/zstd'; // .eval members Inspect compressed with zstd, where this Node can inflate them
+import '../cli/native-decoders'; // zstd .eval members and Brotli cassette bodies, by this Node's zlib
 import { BACKGROUND_CHECK_SIZE, checkOptions } from './diagnostics';
 import type { LiveModel } from './table/data';
 

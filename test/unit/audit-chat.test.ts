@@ -377,16 +377,17 @@ describe('stream (Anthropic events): server results, ids', () => {
     assert.deepEqual(rules, ['status-theater echo'], 'the fetch failed honestly; the MCP result says success around an error');
   });
 
-  it('duplicate-call-id and orphan-result in one streamed message', () => {
+  it('duplicate-call-id in one streamed message; a server result whose call is not in it answers an earlier response', () => {
     const use = (i: number, name: string, input: unknown) => [block(i, { type: 'tool_use', id: 'toolu_1', name, input }), stop(i)];
     const { rules } = read(jsonl(
       { type: 'message_start', message: { id: 'msg_1', role: 'assistant', content: [] } },
       ...use(0, 'lookup', { q: 1 }), ...use(1, 'lookup', { q: 2 }), ...use(2, 'fetch', {}),
       block(3, { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_gone', content: [] }), stop(3),
     ), 'ids.jsonl');
-    // the session has a result, so the three calls awaiting theirs at the end of the trace are info
+    // the session has a result, so the three calls awaiting theirs at the end of the trace are info; a response
+    // continued after `pause_turn` may carry the result of a server call the paused response made: no orphan
     assert.deepEqual(rules, ['orphan-call(info) lookup', 'orphan-call(info) lookup', 'duplicate-call-id lookup', 'orphan-call(info) fetch',
-      'duplicate-call-id fetch', 'orphan-result']);
+      'duplicate-call-id fetch']);
   });
 });
 
@@ -495,13 +496,13 @@ describe('http-cassette: the rules through a recorded body', () => {
     assert.deepEqual(rules, ['status-theater echo']);
   });
 
-  it('duplicate-call-id and orphan-result in a JSON body', () => {
+  it('duplicate-call-id in a JSON body; its server result without a call answers an earlier response', () => {
     const { rules } = read(cassette(JSON.stringify({ type: 'message', role: 'assistant', content: [
       use('t1', 'lookup', { q: 1 }), use('t1', 'lookup', { q: 2 }), use('t1', 'fetch', {}),
       { type: 'web_search_tool_result', tool_use_id: 'gone', content: [] },
     ] })), 'ids.json');
     assert.deepEqual(rules, ['orphan-call(info) lookup', 'orphan-call(info) lookup', 'duplicate-call-id lookup', 'orphan-call(info) fetch',
-      'duplicate-call-id fetch', 'orphan-result']);
+      'duplicate-call-id fetch']);
   });
 
   it('copies in an SSE body: a Responses stream\'s done event and final response are one call; a server result pairs', () => {

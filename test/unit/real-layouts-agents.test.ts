@@ -36,7 +36,7 @@ describe('Qwen Code chat recordings', () => {
     assert.equal(sessions.length, 1);
     const [s] = sessions;
     assert.deepEqual(s.calls.map((c) => [c.name, c.id, c.turn]), [['run_shell_command', 'call_1', s.calls[0].turn], ['run_shell_command', 'call_2', s.calls[0].turn]]);
-    assert.deepEqual(s.results.map((x) => [x.callId, x.transport]), [['call_1', { isError: true }], ['call_2', { isError: false }]]);
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport]), [['call_1', { isError: true, exitCode: 128 }], ['call_2', { isError: false }]]);
     assert.deepEqual(s.results[1].payload, 'clean', 'the {output} wrapper is not the payload');
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join());
   });

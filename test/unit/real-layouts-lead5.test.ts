@@ -2,7 +2,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { zipSync, strToU8 } from 'fflate';
-import { checkBytes } from '../../src/core';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { checkBytes, useBrotli } from '../../src/core';
+import '../../src/cli/native-decoders';
 import { readModel } from './helpers';
 
 const tools = [{ _type: 'Tool', name: 'docs_search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
@@ -74,5 +76,33 @@ describe('a zip that is not an Inspect log', () => {
     assert.equal(several.calls, 0);
     const none = checkBytes(zipSync({ 'notes.txt': strToU8('x') }), { fileName: 'y.zip' });
     assert.match(none.findings.find((f) => f.code === 'parse-error')?.message ?? '', /no trace in it/);
+  });
+});
+
+describe('a VCR.py cassette whose response body is Brotli (`Content-Encoding: br` kept as !!binary)', () => {
+  const response = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'tool_calls',
+    message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city": 5}' } }] } }] };
+  const request = { model: 'gpt-4o', messages: [{ role: 'user', content: 'weather?' }],
+    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }] };
+  const b64 = brotliCompressSync(Buffer.from(JSON.stringify(response))).toString('base64').replace(/(.{76})/g, '$1\n        ');
+  const cassette = ['interactions:', '- request:', `    body: '${JSON.stringify(request)}'`, '    method: POST', '    uri: https://api.openai.com/v1/chat/completions',
+    '  response:', '    body:', '      string: !!binary |', `        ${b64}`, '    headers:', '      Content-Encoding:', '      - br',
+    '    status:', '      code: 200', '      message: OK', 'version: 1', ''].join('\n');
+
+  it('is inflated by the decoder the Node host hands the core, and its call checked', () => {
+    const { r, sessions, codes } = readModel(cassette, { fileName: 'agent_with_tool.yaml' });
+    assert.equal(sessions.reduce((n, s) => n + s.calls.length, 0), 1);
+    assert.ok(codes.includes('type-drift'), codes.join());
+    assert.ok(r.format);
+  });
+
+  it('without a Brotli decoder (the web build) the body is unread, nothing crashes', () => {
+    useBrotli(undefined);
+    try {
+      const { sessions } = readModel(cassette, { fileName: 'agent_with_tool.yaml' });
+      assert.equal(sessions.reduce((n, s) => n + s.calls.length, 0), 0);
+    } finally {
+      useBrotli((raw, max) => brotliDecompressSync(raw, { maxOutputLength: max }));
+    }
   });
 });

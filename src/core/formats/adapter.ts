@@ -47,6 +47,10 @@ export interface DocumentFormat {
   claims(value: unknown): boolean;
   /** Read a claimed document into sessions. */
   read(doc: Doc, emit: (session: Session) => void): void;
+  /** Whether a value it claims is also read where it sits inside a document no reader claims (a capture's
+   *  `response`, an export's `data`); yes when absent. No for a claim only a whole file or line proves: BFCL's bare
+   *  answer lines, a list of strings, are anyone's list of strings inside another document. */
+  nested?(value: unknown): boolean;
 }
 
 export interface LineFormat {

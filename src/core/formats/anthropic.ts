@@ -7,11 +7,14 @@
 // content is the server's success (a code execution's `return_code` is its exit code). Definitions: `tools[]`
 // with `input_schema`; server tools declared by type (`web_search_20250305`, `code_execution_20250825`, ...) by
 // the names their calls get; tools of the request's `mcp_servers`, by the calls made to them. A record of a
-// request and its response (`{request, response}`, exchange.ts) is one conversation.
+// request and its response (`{request, response}`, exchange.ts) is one conversation. A response's result for a
+// server tool called in an earlier response (a turn that paused, or went on after a client tool's result) answers a
+// call made outside the file: no orphan.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isPlainObject, type Obj } from '../objects';
+import { markCallsElsewhere } from './util';
 import type { TransportSignals } from '../model';
 import { childPath, type Doc, type JsonPath } from '../parse/doc';
 import { isClineHistory } from './cline-shape';
@@ -169,7 +172,11 @@ function isRequest(v: unknown): boolean {
 function readAnthropicDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
   if (isResponse(v)) {
+    const before = b.session.results.length;
     readAnthropicMessage(b, doc, [], v);
+    // a response holds only the server's results: one for a server tool called in an earlier response of the turn
+    // (the turn paused, or a client tool was answered in between) answers a call made there
+    markCallsElsewhere(b, before);
     return;
   }
   if (isPlainObject(v)) readAnthropicTools(b, doc, ['tools'], v.tools);

@@ -65,15 +65,17 @@ function isAnswerKey(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.id === 'string' && Array.isArray(v.ground_truth) && !('question' in v);
 }
 
-/** BFCL's test categories, the start of every entry id (`simple_python_0`, `live_parallel_3-0-3`, `multi_turn_base_7`). */
-const BFCL_ID = /^(?:simple|multiple|parallel|irrelevance|live_|multi_turn_|java|javascript|exec|rest|sql|chatable|memory|web_search|format_sensitivity)[\w-]*_\d+(?:-\d+)*$/;
+/** BFCL's test categories, the start of every entry id (`simple_python_0`, `live_parallel_3-0-3`, `multi_turn_base_7`,
+ *  memory entries named after their scenario: `memory_0-customer-0`). */
+const BFCL_ID = /^(?:simple|multiple|parallel|irrelevance|live_|multi_turn_|java|javascript|exec|rest|sql|chatable|memory|web_search|format_sensitivity)[\w-]*_\d+(?:-\w+)*$/;
 
 function isResultEntry(v: unknown): v is Obj {
   if (!isPlainObject(v) || !('result' in v) || 'question' in v || 'ground_truth' in v || 'jsonrpc' in v) return false;
   const counted = 'input_token_count' in v && 'output_token_count' in v;
   // an id of BFCL's categories, or the token counts its result writer adds (a bare `latency` is any API log's);
   // early result files numbered their lines (`idx`) instead
-  if (typeof v.id === 'string') return BFCL_ID.test(v.id) || counted;
+  // (or a bare answer under an id of another naming: the model's texts, one a Python call list)
+  if (typeof v.id === 'string') return BFCL_ID.test(v.id) || counted || isBareAnswer(v.result);
   return v.id === undefined && typeof v.idx === 'number' && counted;
 }
 
@@ -152,6 +154,8 @@ export const bfcl: FormatAdapter = {
     claims(v) {
       return isQuestion(v) || isAnswerKey(v) || isResultEntry(v) || isScoreEntry(v) || isScoreSummary(v) || isFunctionDoc(v) || isBareAnswer(v);
     },
+    // a bare answer line is BFCL's only as a line of its own: inside another document it is anyone's list of strings
+    nested: (v) => !isBareAnswer(v),
     read(doc, emit) {
       const v = doc.value;
       if (isScoreEntry(v)) {

@@ -9,10 +9,12 @@
 // may come before the next call of the same message, and parallel results come in any order: the `message.id`
 // keeps the calls one turn and their message's text, and ids pair the results. A `tool_result` block answers its
 // `tool_use_id`; a user line that carries only the top-level `toolUseResult` (no readable block) answers the
-// latest unanswered call. `progress` records (hooks, a subagent's `agent_progress` copies of the lines its own
-// transcript holds) are no calls. A line whose `uuid` was already read in its session is a replayed copy and is
-// skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of many
-// sessions). Also read: `{loglines: [...]}` exports, and claude.ai / Claude Desktop data exports
+// latest unanswered call; a result line whose `sourceToolAssistantUUID` (else `parentUuid`) names a line the file
+// never read answers a call made before the file began (a session continued from another, a transcript kept from
+// a later point), so it is no orphan. `progress` records (hooks, a subagent's `agent_progress` copies of the lines
+// its own transcript holds) are no calls. A line whose `uuid` was already read in its session is a replayed copy
+// and is skipped. A session no line has touched for 2000 lines is checked and let go (bounded memory on logs of
+// many sessions). Also read: `{loglines: [...]}` exports, and claude.ai / Claude Desktop data exports
 // (`conversations.json`: an array of conversations, or one conversation `{uuid, name, chat_messages: [...]}`), one
 // session per conversation, whose messages `{uuid, sender: human | assistant, text, content: [...]}` hold Anthropic
 // content blocks: the tools the app ran (web_search, web_fetch, MCP integrations) are `tool_use` blocks answered
@@ -23,7 +25,7 @@ import { blockText, readAnthropicMessage } from './anthropic';
 import { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { IdSet } from '../id-table';
-import { isPlainObject, latestUnanswered, SessionSet, str, type Obj } from './util';
+import { hasCallId, isPlainObject, latestUnanswered, SessionSet, str, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
@@ -224,6 +226,22 @@ class ClaudeCodeReader {
     }
     if (line.type === 'user' && 'toolUseResult' in line && b.session.results.length === results) {
       b.result({ at: { doc, path: [...path, 'toolUseResult'] }, callIndex: latestUnanswered(b), payload: line.toolUseResult, payloadPath: [] });
+    }
+    if (line.type === 'user' && b.session.results.length > results) this.answeredOutside(b, key, line, results);
+  }
+
+  /** A result line names the assistant line of its call (`sourceToolAssistantUUID`, 2.x; before it, its
+   *  `parentUuid` is that line). When the file has not read that line, the call was made outside it: a session
+   *  continued from another (a plan accepted into a cleared context starts with the answer to the plan's call) or
+   *  a transcript kept from a later point, as Entire's checkpoints keep them. Its results whose id no call has are
+   *  then no orphans. */
+  private answeredOutside(b: SessionBuilder, key: string, line: Obj, from: number): void {
+    const source = str(line.sourceToolAssistantUUID) ?? str(line.parentUuid);
+    if (source === undefined || this.seen.get(key)?.has(source)) return;
+    const all = b.session.results;
+    for (let i = from; i < all.length; i++) {
+      const id = all[i].callId;
+      if (id !== undefined && !hasCallId(b, id)) all[i].callElsewhere = true;
     }
   }
 }

@@ -7,10 +7,12 @@
 //   next one), `<function_results>` (Cline's Claude 4 prompts) or "Tool [x] was not executed…" / "Skipping tool
 //   [x…]" (a call that never ran). Text results carry no id: they answer the calls of the last assistant message,
 //   by tool name, then in order.
-// - ui_messages: `{ts, type: 'say'|'ask', say|ask, text}`. Calls: say/ask `tool` (a JSON string {tool, path, …}
+// - ui_messages: `{ts, type: 'say'|'ask', say|ask, text}`, a JSON array (the CLI's `--json` prints them one a line).
+//   Calls: say/ask `tool` (a JSON string {tool, path, …}
 //   whose display tag — readFile, newFileCreated — is read as the tool it shows), ask `use_mcp_server` ({serverName,
-//   toolName, arguments: a JSON string inside the JSON string}), and `command` (the command line, free-form).
-//   Results: `mcp_server_response`, the first `command_output` chunk, else the next `api_req_started` request (the
+//   toolName, arguments: a JSON string inside the JSON string}), `command` (the command line, free-form) and
+//   `browser_action_launch` (the url) / `browser_action` ({action, coordinate, text}), both the `browser_action` tool.
+//   Results: `mcp_server_response`, the first `command_output` chunk, a non-empty `browser_action_result`, else the next `api_req_started` request (the
 //   `[x] Result:` text the model was sent), paired by tool and order; a result already read is not read again.
 // Error signals are Cline's and Roo's own words ("The tool execution failed…", "The user denied this operation.",
 // Roo's {"status": "error"}), MCP's "Error:\n" prefix (Cline writes it when the tool's isError was set, so an MCP
@@ -43,6 +45,8 @@ const ERROR_TEXT = [
   /^Missing value for required parameter '/,
   /^Invalid JSON argument used with /,
   /^\[ERROR\]/,
+  /^Error executing (?:MCP tool|browser action): /,
+  /^The user rejected this browser action\b/,
 ];
 const MCP_TOOLS = new Set(['use_mcp_tool', 'access_mcp_resource']);
 const EXIT_CODE = /^Command executed\b[^\n]*?\bExit code: (-?\d+)/;
@@ -255,7 +259,7 @@ class HistoryReader {
 
 // ---- ui_messages ------------------------------------------------------------------------------------------------
 
-type UiKind = 'tool' | 'mcp' | 'command';
+type UiKind = 'tool' | 'mcp' | 'command' | 'browser';
 
 /** The API tools a ui `tool` tag shows (Cline's ClineSayTool, Roo's); other tags are read as written. */
 const UI_TOOLS: Record<string, readonly string[]> = {
@@ -288,32 +292,42 @@ class UiReader {
   /** Calls since the last API request, in order; the next request carries their results. */
   private pending: UiPending[] = [];
 
-  constructor(
-    private readonly b: SessionBuilder,
-    private readonly doc: Doc,
-  ) {}
+  constructor(private readonly b: SessionBuilder) {}
 
-  element(k: number, el: Obj): void {
+  /** One message, at `base` in `doc` (its index in a file's array, or a JSONL line of its own). */
+  element(doc: Doc, base: JsonPath, el: Obj): void {
     const kind = str(el.say) ?? str(el.ask);
     const text = str(el.text);
     if (kind === undefined || text === undefined) return;
     switch (kind) {
       case 'tool':
       case 'use_mcp_server':
-        if (el.partial !== true) this.jsonCall(k, kind, text);
+        if (el.partial !== true) this.jsonCall(doc, base, kind, text);
         return;
       case 'command':
-        if (el.partial !== true) this.call('command', 'execute_command', ['execute_command'], { name: 'execute_command', at: { doc: this.doc, path: [k] },
+        if (el.partial !== true) this.call('command', 'execute_command', ['execute_command'], { name: 'execute_command', at: { doc, path: base },
           namePath: [el.type as string], argsPath: ['text'], args: text, expect: 'any', freeform: true });
         return;
+      case 'browser_action_launch':
+        // the url alone (`browser_action` with action `launch`)
+        if (el.partial !== true) this.call('browser', 'browser_action', ['browser_action'], { name: 'browser_action', at: { doc, path: base },
+          namePath: [el.type as string], argsPath: ['text'], args: text, expect: 'any', freeform: true });
+        return;
+      case 'browser_action':
+        if (el.partial !== true) this.jsonCall(doc, base, kind, text);
+        return;
+      case 'browser_action_result':
+        // an empty one is the spinner Cline shows while the action runs
+        if (text !== '') this.answer('browser', { doc, path: base }, text, {});
+        return;
       case 'mcp_server_response':
-        this.answer('mcp', { doc: this.doc, path: [k] }, text, { isError: /^Error:\r?\n/.test(text) });
+        this.answer('mcp', { doc, path: base }, text, { isError: /^Error:\r?\n/.test(text) });
         return;
       case 'command_output':
-        this.answer('command', { doc: this.doc, path: [k] }, text, {});
+        this.answer('command', { doc, path: base }, text, {});
         return;
       case 'api_req_started':
-        this.request(k, text);
+        this.request(doc, base, text);
         return;
       default:
     }
@@ -324,12 +338,14 @@ class UiReader {
     this.pending.push({ index: c.index, name, headers, kind, answered: false });
   }
 
-  private jsonCall(k: number, kind: string, text: string): void {
-    const inner = jsonIn(this.doc, [k, 'text'], text);
+  private jsonCall(doc: Doc, base: JsonPath, kind: string, text: string): void {
+    const inner = jsonIn(doc, [...base, 'text'], text);
     const v = inner.value;
     if (!isPlainObject(v)) return;
     const at = { doc: inner.doc, path: inner.path };
-    if (kind === 'tool') {
+    if (kind === 'browser_action') {
+      this.call('browser', 'browser_action', ['browser_action'], { name: 'browser_action', at, namePath: [], argsPath: [], args: v, expect: 'object' });
+    } else if (kind === 'tool') {
       const tag = str(v.tool);
       if (tag === undefined) return;
       const headers = UI_TOOLS[tag];
@@ -352,8 +368,8 @@ class UiReader {
 
   /** An API request: the `[x] Result:` texts it sent answer the calls since the last one, in order; a call already
    *  answered in the ui (an MCP response, command output) only moves the order on. */
-  private request(k: number, text: string): void {
-    const inner = jsonIn(this.doc, [k, 'text'], text);
+  private request(doc: Doc, base: JsonPath, text: string): void {
+    const inner = jsonIn(doc, [...base, 'text'], text);
     const request = isPlainObject(inner.value) ? str(inner.value.request) : undefined;
     if (request !== undefined) {
       const at = { doc: inner.doc, path: [...inner.path, 'request'] };
@@ -388,8 +404,33 @@ function segments(request: string): { tool: string; body: string }[] {
   });
 }
 
+/** The ui messages that carry tool traffic: a JSONL line that is one of them is Cline's beyond doubt. */
+const UI_TRAFFIC = new Set(['tool', 'use_mcp_server', 'command', 'command_output', 'mcp_server_response', 'browser_action_launch', 'browser_action', 'browser_action_result']);
+
 export const cline: FormatAdapter = {
   id: 'cline',
+  // `cline --json` / `-F json` prints each ui message as one JSON line (partial ones too, while they stream)
+  lines: {
+    claims(v) {
+      return isUiMessage(v) && UI_TRAFFIC.has((str(v.say) ?? str(v.ask)) as string);
+    },
+    accepts: isUiMessage,
+    open({ builder }) {
+      const r = new UiReader(builder);
+      // a stream may print one message again as it is updated (same ts and kind): read it once
+      const seen = new Set<string>();
+      return {
+        read(doc) {
+          const v = doc.value;
+          if (!isUiMessage(v)) return;
+          const key = `${String(v.ts)}|${String(v.type)}|${str(v.say) ?? str(v.ask)}`;
+          if (v.partial === true || seen.has(key)) return;
+          seen.add(key);
+          r.element(doc, [], v);
+        },
+      };
+    },
+  },
   document: {
     claims(v) {
       return isClineHistory(v) || isUiMessages(v);
@@ -398,8 +439,8 @@ export const cline: FormatAdapter = {
       const v = doc.value;
       singleSession((b) => {
         if (isUiMessages(v)) {
-          const r = new UiReader(b, doc);
-          v.forEach((el, k) => r.element(k, el));
+          const r = new UiReader(b);
+          v.forEach((el, k) => r.element(doc, [k], el));
         } else if (isClineHistory(v)) {
           const r = new HistoryReader(b, doc);
           v.forEach((m, i) => r.message(i, m));

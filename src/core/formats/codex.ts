@@ -3,7 +3,9 @@
 // Responses adapter's reader; MCP tools are `mcp__<server>__<tool>` function calls), `custom_tool_call` (free-form
 // `input`, e.g. an apply_patch body: text by design, never an encoding fault) and its output, `local_shell_call`
 // (an exec action; its output is a `function_call_output` with its call_id), and `web_search_call` (a hosted
-// search, the tool `web_search`, with no call_id and no output item: it is its own result). A `turn_context` precedes every model request: a turn
+// search, the tool `web_search`, with no call_id and no output item: it is its own result); the other Responses
+// items of newer rollouts (`tool_search_call {call_id, execution: "client", arguments}` answered by its
+// `tool_search_output {call_id, tools}`, ...) are read by the Responses reader. A `turn_context` precedes every model request: a turn
 // boundary (the model's commentary messages between its calls are not). `compacted` records hold copies of earlier items and are not read again. Transport signals come from
 // the events that name a call_id — `exec_command_end` (exit_code), `mcp_tool_call_end` (the result's isError, or
 // an Err), `patch_apply_end` (success) — whichever comes first, the event or the output, and from the output
@@ -42,7 +44,7 @@
 import { singleSession, type FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import { ItemLifecycle } from './item-lifecycle';
-import { HOSTED_CALLS, isResponsesItem, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
+import { HOSTED_CALLS, isResponsesItem, makesCall, OUTPUT_ITEMS, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, jsonValue, num, str, type Obj } from './util';
@@ -56,12 +58,21 @@ function isEnvelope(v: unknown): v is Obj {
 /** The fields of a pre-envelope rollout's header (SessionMeta, flattened with its `git` info). */
 const HEADER_KEYS = new Set(['id', 'timestamp', 'instructions', 'cwd', 'originator', 'cli_version', 'git']);
 
-/** A pre-envelope rollout's first line: only SessionMeta's fields, with the `instructions` it always wrote (or the
- *  `originator` and `cli_version` of its later form). */
+/** A session id as Codex makes them (a UUID). */
+const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A pre-envelope rollout's first line: only SessionMeta's fields, with the `instructions` it wrote (or the
+ *  `originator` and `cli_version` of its later form); a header that left `instructions` out is its two fields
+ *  alone, a UUID `id` and the `timestamp`. */
 function isLegacyHeader(v: unknown): boolean {
   if (!isPlainObject(v) || typeof v.id !== 'string' || typeof v.timestamp !== 'string') return false;
-  for (const k in v) if (!HEADER_KEYS.has(k)) return false;
-  return 'instructions' in v || (typeof v.originator === 'string' && typeof v.cli_version === 'string');
+  let keys = 0;
+  for (const k in v) {
+    if (!HEADER_KEYS.has(k)) return false;
+    keys++;
+  }
+  return 'instructions' in v || (typeof v.originator === 'string' && typeof v.cli_version === 'string')
+    || (keys === 2 && SESSION_UUID.test(v.id));
 }
 
 /** A line of a pre-envelope rollout after its header: a state marker, or a bare Responses item. */
@@ -448,7 +459,10 @@ class CodexReader {
         else b.breakTurn();
         return;
       default:
-        b.breakTurn();
+        // the other Responses items a newer rollout holds (a `tool_search_call` the client ran and its
+        // `tool_search_output`, a `shell_call`, an `mcp_call`, ...) are read as the Responses reader reads them
+        if (makesCall(item.type) || OUTPUT_ITEMS.has(item.type as string) || HOSTED_CALLS.has(item.type as string)) readResponsesItem(b, doc, path, item);
+        else b.breakTurn();
     }
   }
 }

@@ -6,7 +6,8 @@
 // `arguments` may carry what the runtime added, so the model's request is what is checked. The result is
 // `tool.execution_complete` `{toolCallId, success, result: {content, detailedContent, contents[]}, error: {message,
 // code}}`: `success: false` is an error signal, a `terminal` content block's `exitCode` an exit code (without one,
-// the shell tool's closing `<exited with exit code N>` line).
+// the closing `<exited with exit code N>` line of a call that runs a shell: a shell tool by name, arguments that are
+// a command line, a `shell` permission the runtime asked for it in `permission.requested`, or a terminal block).
 // Ephemeral events (streamed deltas, `assistant.tool_call_delta`) are not persisted and are skipped; an event
 // whose `id` was already read is a replayed copy. Events of a sub-agent (`agentId`, or the older
 // `data.parentToolCallId`) are a session of their own. `session.start` names the session.
@@ -30,7 +31,7 @@ import { isMutationEntry, MutationLog } from './mutation-log';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { lonePayload } from './lone-block';
-import { isPlainObject, jsonValue, num, str, type Obj } from './util';
+import { isPlainObject, jsonValue, num, str, unansweredByName, type Obj } from './util';
 
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
 
@@ -70,25 +71,38 @@ function isRunResult(v: unknown): boolean {
 const EXIT_TRAILER = /<(?:exited|shellId: [^>\s]+ completed) with exit code (-?\d+)>\s*$/;
 
 /** The tools that run a shell and end their output with its exit line: `bash` (`powershell` on Windows) and the
- *  ones that read from / write to a shell left running. Any other tool's output is text it read (a file, a page),
- *  where such a line says nothing of how the tool ended. */
+ *  ones that read from / write to a shell left running. */
 const SHELL_TOOL = /^(?:(?:read|write)_)?(?:bash|powershell)$/;
 
-function transportOf(d: Obj, name: string | undefined): TransportSignals {
+/** Whether a call runs a shell, whatever its tool is named (a custom agent's or an IDE's shell tool, e.g.
+ *  `run_in_terminal`): a shell tool by name, or arguments that are a command line (`command` as text, not an
+ *  editor's sub-command on a `path`) or name a running shell (`shellId`). Only such a call's output ends with the
+ *  runtime's exit line; any other tool's output is text it read (a file, a page), where the line says nothing. */
+function runsShell(name: string | undefined, args: unknown): boolean {
+  if (name !== undefined && SHELL_TOOL.test(name)) return true;
+  const a = jsonValue(args);
+  if (!isPlainObject(a)) return false;
+  return (typeof a.command === 'string' && !('path' in a)) || typeof a.shellId === 'string';
+}
+
+function transportOf(d: Obj, shell: boolean): TransportSignals {
   const t: TransportSignals = {};
   if (typeof d.success === 'boolean') t.isError = !d.success;
   const contents = isPlainObject(d.result) && Array.isArray(d.result.contents) ? d.result.contents : [];
+  let terminal = false;
   for (const c of contents) {
-    const code = isPlainObject(c) && c.type === 'terminal' ? num(c.exitCode) : undefined;
+    if (!isPlainObject(c) || c.type !== 'terminal') continue;
+    terminal = true;
+    const code = num(c.exitCode);
     if (code !== undefined) {
       t.exitCode = code;
       return t;
     }
   }
-  // older builds keep no terminal block: the output's own last line states the exit code
+  // older builds keep no terminal block (and a block of a command still running has no code): the output's own
+  // last line states the exit code, in a shell's output only (a terminal block says the output is one)
   const content = isPlainObject(d.result) ? d.result.content : undefined;
-  const shell = name !== undefined && SHELL_TOOL.test(name);
-  const trailer = shell && typeof content === 'string' ? EXIT_TRAILER.exec(content.slice(-80)) : null;
+  const trailer = (shell || terminal) && typeof content === 'string' ? EXIT_TRAILER.exec(content.slice(-80)) : null;
   if (trailer) t.exitCode = Number(trailer[1]);
   return t;
 }
@@ -98,8 +112,9 @@ class CopilotReader {
   /** Call ids already recorded, and ids already answered, per session key. */
   private readonly called = new Set<string>();
   private readonly answered = new Set<string>();
-  /** Each recorded call's tool name, per session key and call id (a completion may not repeat it). */
-  private readonly names = new Map<string, string>();
+  /** The calls that run a shell, per session key and call id (by the call's name and arguments, or the `shell`
+   *  permission the runtime asked for it: a completion may not repeat the tool's name). */
+  private readonly shells = new Set<string>();
   private sessionId: string | undefined;
 
   constructor(private readonly sink: LineSink) {}
@@ -150,6 +165,13 @@ class CopilotReader {
       case 'tool.execution_complete':
         this.readComplete(this.builder(key), key, doc, d);
         return;
+      case 'permission.requested': {
+        // the runtime asks a `shell` permission for a call that runs a command line
+        const req = isPlainObject(d.permissionRequest) ? d.permissionRequest : undefined;
+        const callId = req && req.kind === 'shell' ? str(req.toolCallId) : undefined;
+        if (callId !== undefined) this.shells.add(key + ' ' + callId);
+        return;
+      }
     }
   }
 
@@ -175,7 +197,7 @@ class CopilotReader {
       if (callId !== undefined) {
         if (this.called.has(key + ' ' + callId)) return;
         this.called.add(key + ' ' + callId);
-        this.names.set(key + ' ' + callId, r.name);
+        if (runsShell(r.name, r.arguments)) this.shells.add(key + ' ' + callId);
       }
       b.call({ name: r.name, id: callId, at: { doc, path: ['data', 'toolRequests', j] }, namePath: ['name'], argsPath: ['arguments'], args: r.arguments,
         expect: 'any', messageText: text === '' ? undefined : text }, turn);
@@ -185,9 +207,14 @@ class CopilotReader {
   private readStart(b: SessionBuilder, key: string, doc: Doc, d: Obj): void {
     const callId = str(d.toolCallId);
     const name = str(d.toolName);
-    if (callId === undefined || name === undefined || this.called.has(key + ' ' + callId)) return;
-    this.called.add(key + ' ' + callId);
-    this.names.set(key + ' ' + callId, name);
+    if (name === undefined) return;
+    if (callId !== undefined) {
+      // the runtime's copy of the arguments may say what the request did not (the command it ran)
+      if (runsShell(name, d.arguments)) this.shells.add(key + ' ' + callId);
+      if (this.called.has(key + ' ' + callId)) return;
+      this.called.add(key + ' ' + callId);
+    }
+    // a trimmed transcript's start without its call id is still the call: its completion answers it by position
     b.call({ name, id: callId, at: { doc, path: ['data'] }, namePath: ['toolName'], argsPath: ['arguments'], args: d.arguments, expect: 'any' });
   }
 
@@ -197,9 +224,14 @@ class CopilotReader {
       if (this.answered.has(key + ' ' + callId)) return;
       this.answered.add(key + ' ' + callId);
     }
-    const name = str(d.toolName) ?? (callId === undefined ? undefined : this.names.get(key + ' ' + callId));
+    // without an id, it answers the earliest call of its tool still waiting (else the earliest one waiting)
+    const callIndex = callId === undefined ? unansweredByName(b, str(d.toolName)) ?? unansweredByName(b) : undefined;
+    const call = callIndex === undefined ? undefined : b.session.calls[callIndex];
+    const shell = runsShell(str(d.toolName), undefined) || (callId !== undefined && this.shells.has(key + ' ' + callId))
+      || (call !== undefined && runsShell(call.name, call.args));
     const failed = d.success === false && d.error !== undefined;
-    b.result({ at: { doc, path: ['data'] }, callId, payload: failed ? d.error : d.result, payloadPath: [failed ? 'error' : 'result'], transport: transportOf(d, name) });
+    b.result({ at: { doc, path: ['data'] }, callId, callIndex, payload: failed ? d.error : d.result, payloadPath: [failed ? 'error' : 'result'],
+      transport: transportOf(d, shell) });
     b.breakTurn();
   }
 }

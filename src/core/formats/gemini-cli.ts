@@ -22,7 +22,7 @@
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
-import type { Session } from '../model';
+import type { Session, TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isContent, readCallParts, readContents, readFunctionResponse, readResponseParts } from './gemini';
 import { isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
@@ -88,17 +88,42 @@ function contentParts(m: Obj): unknown[] {
   return Array.isArray(m.content) ? m.content : isPlainObject(m.content) ? [m.content] : [];
 }
 
+/** The lines Gemini CLI's shell tool writes after a command's output, each only when it says something. */
+const SHELL_TAIL = /^(?:Signal|Background PIDs|Process Group PGID): /;
+const EXIT_LINE = /^Exit Code: (-?\d+)\s*$/;
+
+/** The exit code a shell call's response reports. Gemini CLI's `run_shell_command` (Qwen Code's too) answers
+ *  `Command: … / Directory: … / Output: … / Error: … / Exit Code: N / Signal: … / Background PIDs: … / Process Group
+ *  PGID: …`: older builds write every line (`(none)` when empty), newer ones only those that say something (no
+ *  `Exit Code` line: it exited 0, left unsaid here). The line is read after the output, below it only the lines
+ *  that follow it, and only for a call that runs a shell (the shell tool, or arguments that are a command line):
+ *  any other tool's output is text it read. */
+export function shellExitCode(name: unknown, args: unknown, response: unknown): number | undefined {
+  const shell = name === 'run_shell_command' || (isPlainObject(args) && typeof args.command === 'string' && !('path' in args) && !('file_path' in args));
+  if (!shell || !isPlainObject(response)) return undefined;
+  const text = typeof response.output === 'string' ? response.output : typeof response.error === 'string' ? response.error : undefined;
+  if (text === undefined) return undefined;
+  const lines = text.trimEnd().split('\n');
+  let i = lines.length - 1;
+  while (i > 0 && SHELL_TAIL.test(lines[i])) i--;
+  const m = EXIT_LINE.exec(lines[i]);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** A tool call's inline result: the function response part(s), a lone part, or a string. Returns whether the call
  *  has one. */
 function readInlineResult(b: SessionBuilder, doc: Doc, path: JsonPath, tc: Obj, link: { callId?: string; callIndex?: number }): boolean {
   const status = str(tc.status);
-  const transport = status === undefined ? undefined : { isError: FAILED.has(status) };
+  const transport: TransportSignals | undefined = status === undefined ? undefined : { isError: FAILED.has(status) };
   const result = tc.result;
   const list = Array.isArray(result) ? result : isPlainObject(result) ? [result] : undefined;
   const first = list?.findIndex((p) => isPlainObject(p) && isPlainObject(p.functionResponse)) ?? -1;
   if (list && first >= 0) {
     const at = Array.isArray(result) ? [...path, 'result', first] : [...path, 'result'];
-    readFunctionResponse(b, doc, at, 'functionResponse', (list[first] as Obj).functionResponse as Obj, link, transport);
+    const fr = (list[first] as Obj).functionResponse as Obj;
+    const exitCode = shellExitCode(tc.name, tc.args, fr.response);
+    // the exit code joins the call's status (without one, the response's own error flag stands alone)
+    readFunctionResponse(b, doc, at, 'functionResponse', fr, link, exitCode === undefined || !transport ? transport : { ...transport, exitCode });
     return true;
   }
   if (result !== undefined && result !== null) {

@@ -22,7 +22,8 @@
 // - Code execution (the `codeExecution` tool): a part `{executableCode: {language, code, id?}}` is a call of
 //   `code_execution` (the server's tool, as Anthropic's code execution and Responses' code_interpreter_call are calls
 //   in their readers), `{codeExecutionResult: {outcome, output?, id?}}` its result, by id when both carry one, else
-//   the earliest unanswered one; an outcome other than `OUTCOME_OK` (`OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`)
+//   the earliest unanswered one (with none, the latest: one run may report in several result parts); an outcome
+//   other than `OUTCOME_OK` (`OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`)
 //   is an honest failure. A request's `{codeExecution: {}}` tool declares it without a schema (the input is the
 //   platform's).
 import type { FormatAdapter } from './adapter';
@@ -177,10 +178,20 @@ function codeCall(b: SessionBuilder, doc: Doc, partPath: JsonPath, key: string, 
   b.call({ name: CODE_EXECUTION, id: str(body.id), at: { doc, path: partPath }, namePath: [key], argsPath: [key], args: body, expect: 'object', messageText }, turn);
 }
 
-/** A code execution result: the output, linked by id or to the earliest unanswered code execution. */
+/** The latest code execution of the session. */
+function latestCodeCall(b: SessionBuilder): number | undefined {
+  const calls = b.session.calls;
+  for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === CODE_EXECUTION) return calls[i].index;
+  return undefined;
+}
+
+/** A code execution result: the output, linked by id or to the earliest unanswered code execution; with none
+ *  unanswered, more of the latest one's outcome (a run can report in several result parts: its output, then the
+ *  error that stopped it). */
 function codeResult(b: SessionBuilder, doc: Doc, partPath: JsonPath, key: string, body: Obj): void {
   const id = str(body.id);
-  const link: ResponseLink = id !== undefined && id !== '' && b.session.calls.some((c) => c.id === id) ? { callId: id } : { callIndex: unansweredByName(b, CODE_EXECUTION), callId: id };
+  const link: ResponseLink = id !== undefined && id !== '' && b.session.calls.some((c) => c.id === id) ? { callId: id }
+    : { callIndex: unansweredByName(b, CODE_EXECUTION) ?? latestCodeCall(b), callId: id };
   const outcome = str(body.outcome);
   const failed = outcome !== undefined && outcome !== 'OUTCOME_OK' && outcome !== 'OUTCOME_UNSPECIFIED';
   b.result({ at: { doc, path: partPath }, ...link, payload: body.output ?? body, payloadPath: 'output' in body ? [key, 'output'] : [key], transport: failed ? { isError: true } : {} });

@@ -8,6 +8,8 @@ import { openaiAssistants } from './openai-assistants';
 import { mistralConversations } from './mistral-conversations';
 import { claudeCode } from './claude-code';
 import { codex } from './codex';
+import { entire } from './entire';
+import { droid } from './droid';
 import { httpCassetteAdapter } from './http-cassette';
 import { mcp } from './mcp';
 import { stream } from './stream';
@@ -47,6 +49,7 @@ import { continueDev } from './continue';
 import { amp } from './amp';
 import { openInterpreter } from './open-interpreter';
 import { cursorAgent } from './cursor-agent';
+import { antigravity } from './antigravity';
 import { goose } from './goose';
 import { mastra } from './mastra';
 import { aiSdk } from './ai-sdk';
@@ -54,8 +57,12 @@ import { gemini } from './gemini';
 import { geminiCli } from './gemini-cli';
 import { qwenCode } from './qwen-code';
 import { bedrock } from './bedrock';
+import { bedrockAgent } from './bedrock-agent';
 import { cohere } from './cohere';
 import { ollama } from './ollama';
+import { sharegpt } from './sharegpt';
+import { glaive } from './glaive';
+import { xlam } from './xlam';
 import { generic } from './generic';
 
 const httpCassette = httpCassetteAdapter(() => ADAPTERS);
@@ -63,6 +70,8 @@ const httpCassette = httpCassetteAdapter(() => ADAPTERS);
 export const ADAPTERS: readonly FormatAdapter[] = [
   qwenCode, // its records share Claude Code's envelope (uuid, sessionId) and claim only lines with Gemini `parts`
   claudeCode,
+  entire, // Entire's compact transcripts (`{v, agent, cli_version, type, content}`): no other reader claims them
+  droid, // `type: message` records wrapping an Anthropic `message`: before the Responses readers, which take `type: message` items
   codex,
   mcp,
   stream,
@@ -97,6 +106,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   amp, // a `T-…` thread of Anthropic-like messages whose results name `toolUseID`: before the Anthropic reader
   openInterpreter, // `{role, type, format, content}` messages; `role: computer` and typed code are its own
   cursorAgent,
+  antigravity, // Antigravity's steps (`{step_index, source, type, created_at}`): no other reader claims them
   goose,
   mastra, // memory messages are the AI SDK's, kept with their thread: before the plain AI SDK reader
   aiSdk, // UI messages' `parts` and model messages' `tool-call` parts: before the Gemini and chat readers, which would take the lists
@@ -104,11 +114,15 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   gemini,
   langsmith,
   weave, // a call's `op_name` (`weave:///…/op/…`) is its own; its output may be a Chat completion the broad readers would take
+  bedrockAgent, // Bedrock Agents trace events (`{trace: {trace: {orchestrationTrace}}}`): no other reader claims them
   bedrock,
   cohere,
   ollama,
   anthropicManaged,
   bfcl,
+  sharegpt, // training data: `{from, value}` turns, LLaMA-Factory's `function_call` / `observation` roles, Hermes' text tags
+  glaive, // training data: `{system, chat}` texts with `<functioncall>` turns
+  xlam, // training data: `{query, tools, answers}`, the answers JSON strings of calls
   cline,
   atif,
   openaiAssistants,

@@ -4,7 +4,8 @@
 // first wrote, when Kiro rewrote it). Results: a later `user.content` of `ToolUseResults` (`{tool_use_results: [...]}`,
 // or the bare list some exports write) or `CancelledToolUses` (`{prompt, tool_use_results}`: the calls the user
 // stopped), each `{tool_use_id, content: [{Text} | {Json}], status}`; a status other than "Success" is an honest
-// failure, and a result with a status says success otherwise. A single content block is the payload itself.
+// failure, and a result with a status says success otherwise; a shell's `{Json: {exit_status, stdout, stderr}}`
+// holds its exit code (the bare code, "0"). A single content block is the payload itself.
 // Newer Kiro CLI sessions (`~/.kiro/sessions/cli/<id>.jsonl`, beside a `<id>.json` of metadata) are a journal, one
 // record per line `{version, kind, data: {message_id?, content: [{kind, data}], meta?}}`: `Prompt` (the user),
 // `AssistantMessage` (`text`, `thinking` and `toolUse` blocks `{toolUseId, name, input}`: the calls of one message are
@@ -80,8 +81,12 @@ function readEntry(b: SessionBuilder, doc: Doc, e: Entry): void {
       if (!isPlainObject(r)) return;
       const status = str(r.status);
       const payload = payloadOf(r, ['Text', 'Json']);
+      const transport: TransportSignals = status === undefined ? {} : { isError: status.toLowerCase() !== 'success' };
+      // a shell's result says how its command ended: "Success" is the tool's, the exit code the command's
+      const code = exitCodeOf(r.content);
+      if (code !== undefined) transport.exitCode = code;
       b.result({ at: { doc, path: [...e.user!.path, 'content', ...results.path, j] }, callId: str(r.tool_use_id), payload: payload.value,
-        payloadPath: payload.path, transport: status === undefined ? {} : { isError: status.toLowerCase() !== 'success' } });
+        payloadPath: payload.path, transport });
     });
   }
   if (e.user) b.breakTurn();
@@ -115,12 +120,14 @@ function isJournalToolRecord(v: unknown): boolean {
   return isJournalRecord(v) && JOURNAL_KINDS.has(v.kind) && (v.data.content as Obj[]).some((b) => b.kind === 'toolUse' || b.kind === 'toolResult');
 }
 
-/** A shell result's `exit_status` text ("exit status: 1"). */
-function journalExitCode(content: unknown): number | undefined {
+/** A shell result's `exit_status`: the text of the process's status ("exit status: 1"), or its bare code ("1"), in
+ *  the result's JSON block (a journal's `{kind: "json", data}`, an export's `{Json}`). */
+function exitCodeOf(content: unknown): number | undefined {
   const blocks = Array.isArray(content) ? content : [];
   for (const b of blocks) {
-    const d = isPlainObject(b) && b.kind === 'json' && isPlainObject(b.data) ? b.data : undefined;
-    const m = typeof d?.exit_status === 'string' ? /^exit status: (-?\d+)$/.exec(d.exit_status) : null;
+    if (!isPlainObject(b)) continue;
+    const d = b.kind === 'json' && isPlainObject(b.data) ? b.data : isPlainObject(b.Json) ? b.Json : undefined;
+    const m = typeof d?.exit_status === 'string' ? /^(?:exit status: )?(-?\d+)$/.exec(d.exit_status) : null;
     if (m) return Number(m[1]);
   }
   return undefined;
@@ -135,7 +142,7 @@ function journalTransport(r: Obj, outcome: unknown): TransportSignals {
     if ('Error' in outcome.result) t.isError = true;
     else if ('Success' in outcome.result) t.isError = false;
   }
-  const code = journalExitCode(r.content);
+  const code = exitCodeOf(r.content);
   if (code !== undefined) t.exitCode = code;
   return t;
 }

@@ -1,27 +1,32 @@
-// Langfuse trace exports: `{trace, observations}` (or a list of them), a trace as the public API returns it (its
-// fields with `observations` inside), or a page of observations (`{data: [...], meta}`, grouped by `traceId`). Observations are ordered by start time.
+// Langfuse trace exports: `{trace, observations}` (or a list of them; `{traces: [...], observations}` with several),
+// a trace as the public API returns it (its fields with `observations` inside), or a page of observations (`{data:
+// [...], meta}`); flat lists are grouped by `traceId`. Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
-// Responses API object, OTel GenAI message parts, an Anthropic message, a Chat completion, a LangChain message with
-// `additional_kwargs.tool_calls`, the Vercel AI SDK's list of `{toolCallId, toolName, input}`; objects or JSON
-// strings). A result that only the next GENERATION's input shows answers a call still waiting. A call read again with the same id and name (a second
-// GENERATION of the same model call) is read once; another name under that id is a call of its own. Executions:
-// TOOL observations, and any other observation whose output is a LangChain ToolMessage (the LangChain handler traces
-// tools as SPANs; a graph node's `{messages: [...]}` output is state, not an execution). An execution answers the
-// call with its id (`gen_ai.tool.call.id`, Vercel's `ai.toolCall.id` and friends in `metadata.attributes`, the
-// ToolMessage's `tool_call_id`),
-// else the earliest unanswered call of its name; one that answers nothing is a call and its result (arguments from
-// `input`). `level: "ERROR"` is the span status ERROR (its `statusMessage` the payload when there is no output),
-// any other level a span that ended without error; a ToolMessage `status: "error"` is an honest failure too.
-// Tool definitions: `llm.tools.*` / `gen_ai.tool.definitions` attributes, a Responses object's `tools`, and the
-// `{role: "tool", content: {type: "function", function}}` entries the LangChain handler puts in a GENERATION's input.
+// Responses API object, OTel GenAI message parts, a list of messages, an Anthropic message, a Chat completion, a
+// `gen_ai.choice` event, a Google ADK LlmResponse, a LangChain message with `additional_kwargs.tool_calls`, the
+// Vercel AI SDK's list of `{toolCallId, toolName, input}`; objects or JSON strings). A result that only the next
+// GENERATION's input shows answers a call still waiting, standing in until the execution's own observation is read
+// (observations out of time order). A call read again with the same id and name while it waits (a second GENERATION
+// of the same model call) is read once; another name under that id, or the id reused after its call was answered, is
+// a call of its own. Executions: TOOL observations, observations of another type whose span attributes name a tool
+// (older Langfuse types every span SPAN), and any observation whose output is a LangChain ToolMessage (the LangChain
+// handler traces tools as SPANs; a graph node's `{messages: [...]}` output is state, not an execution). An execution
+// answers the call with its id (`gen_ai.tool.call.id`, Vercel's `ai.toolCall.id` and friends in
+// `metadata.attributes`, the ToolMessage's `tool_call_id`), else (no id, or one no call carries) the earliest
+// unanswered call of its name; one that answers nothing is a call and its result (arguments from `input`, else the
+// span's argument attributes). `level: "ERROR"` is the span status ERROR (its `statusMessage` the payload when there
+// is no output), any other level a span that ended without error; a ToolMessage `status: "error"` is an honest
+// failure too. Tool definitions: `llm.tools.*` / `gen_ai.tool.definitions` attributes, a Responses object's `tools`,
+// a recorded request's `tools`, and the `{role: "tool", content: {type: "function", function}}` entries the
+// LangChain handler puts in a GENERATION's input.
 import type { FormatAdapter } from './adapter';
 import { readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem, readResponsesTools } from './openai-responses';
-import { readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
-import { listedMessages } from './span-conventions';
-import type { TransportSignals } from '../model';
+import { isToolSpan, readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
+import { listedCalls, listedMessages, TOOL_SPAN_KEYS, type ListedCall } from './span-conventions';
+import type { ToolResult, TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
 import { byTime, hasCallId, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
@@ -45,11 +50,13 @@ function attrStr(ob: Observation, ...keys: string[]): string | undefined {
   return undefined;
 }
 
-/** A call already read with this id and this name: the same call recorded again (a nested or second
- *  instrumentation's GENERATION), read once. Another name under the same id is a different call (a reused id). */
+/** A call already read with this id and this name, still waiting for its result: the same call recorded again (a
+ *  nested or second instrumentation's GENERATION), read once. Another name under the same id is a different call;
+ *  so is the same name once every call with the id is answered (an id reused: Microsoft.Extensions.AI names
+ *  Gemini's calls by their tool). */
 function isCopy(b: SessionBuilder, id: string | undefined, name: unknown): boolean {
   // hasCallId first (O(1)): the name scan runs only for an id already seen
-  return id !== undefined && hasCallId(b, id) && b.session.calls.some((c) => c.id === id && c.name === name);
+  return id !== undefined && hasCallId(b, id) && waitingFor(b, id) && b.session.calls.some((c) => c.id === id && c.name === name);
 }
 
 /** Every call of a Chat message is a copy (then the message is not read again). */
@@ -68,6 +75,11 @@ function isLangChainMessage(v: unknown): v is Obj {
 function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): void {
   const v = out.value;
   const b = t.b;
+  if (isPlainObject(v) && isPlainObject(v.message) && v.role === undefined && !Array.isArray(v.output)) {
+    // a GenAI `gen_ai.choice` event (Pydantic AI before v3 records its answer so): the message inside
+    readOutput(t, { doc: out.doc, path: [...out.path, 'message'], value: v.message }, responsesTools);
+    return;
+  }
   if (isPlainObject(v) && Array.isArray(v.output)) {
     readResponsesToolsOnce(b, out, v.tools, responsesTools);
     let turn: number | undefined;
@@ -79,19 +91,23 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     b.breakTurn();
     return;
   }
-  if (isVercelCalls(v)) {
-    // the Vercel AI SDK's `ai.response.toolCalls`: `{toolCallId, toolName, input}` (v5; `args` in v4)
+  const vercel = vercelCalls(out);
+  if (vercel) {
     let turn: number | undefined;
-    v.forEach((c, i) => {
-      if (isCopy(b, c.toolCallId, c.toolName)) return;
-      const key = 'input' in c ? 'input' : 'args';
-      b.call({ name: c.toolName, id: c.toolCallId, at: { doc: out.doc, path: [...out.path, i] }, namePath: ['toolName'], argsPath: [key], args: c[key], expect: 'any' }, (turn ??= b.newTurn()));
-    });
+    for (const c of vercel) {
+      if (!isCopy(b, c.id, c.name)) t.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args, (turn ??= b.newTurn()));
+    }
     b.breakTurn();
     return;
   }
-  if (Array.isArray(v) && v.some((m) => isPlainObject(m) && Array.isArray(m.parts))) {
+  if (Array.isArray(v) && v.some((m) => isPlainObject(m) && (Array.isArray(m.parts) || Array.isArray(m.content) || Array.isArray(m.tool_calls)))) {
+    // a list of messages: GenAI parts, content items, Chat messages' tool_calls
     readPartsMessages(t, out, true, false);
+    return;
+  }
+  if (isPlainObject(v) && isPlainObject(v.content) && Array.isArray(v.content.parts)) {
+    // a Google ADK LlmResponse: the model's answer is one Gemini Content
+    readPartsMessages(t, { doc: out.doc, path: [...out.path, 'content'], value: v.content }, true, false);
     return;
   }
   if (isLangChainMessage(v) && v.role !== 'user') {
@@ -114,8 +130,13 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
   if (isChatMessage(v) && v.role === 'assistant' && !chatCopies(b, v)) readChatMessage(b, out.doc, out.path, v);
 }
 
-function isVercelCalls(v: unknown): v is (Obj & { toolCallId: string; toolName: string })[] {
-  return Array.isArray(v) && v.length > 0 && v.every((c) => isPlainObject(c) && typeof c.toolCallId === 'string' && typeof c.toolName === 'string');
+/** The Vercel AI SDK's `ai.response.toolCalls` as a GENERATION output: a list whose every entry is a call with
+ *  its id (`{toolCallId, toolName, input}` in v5, `args` in v4; listedCalls reads them). */
+function vercelCalls(out: Located): ListedCall[] | undefined {
+  if (!Array.isArray(out.value) || out.value.length === 0) return undefined;
+  const items = listedCalls(out)[0];
+  const calls = items.flatMap((item) => ('call' in item && item.call.id !== undefined ? [item.call] : []));
+  return calls.length === out.value.length ? calls : undefined;
 }
 
 /** A LangChain message names calls (all of them copies when none was read). */
@@ -127,6 +148,13 @@ function hasCalls(m: Obj): boolean {
 /** Tool definitions Langfuse's LangChain handler writes into a GENERATION's input: `{role: "tool", content: {type:
  *  "function", function: {name, parameters}}}`. */
 function readInputTools(b: SessionBuilder, { doc, path, value: input }: Located, seen: Set<string>): void {
+  if (isPlainObject(input) && Array.isArray(input.tools)) {
+    // a request recorded whole (Anthropic Messages, Chat Completions, Responses): its `tools`, read as GenAI
+    // definitions are
+    const attrs = new Map<string, Attr>([['gen_ai.tool.definitions', { value: input.tools, ref: { doc, path: [...path, 'tools'] } }]]);
+    readDefinitions(b, { ref: { doc, path }, traceId: '', attrs }, seen);
+    return;
+  }
   if (!Array.isArray(input)) return;
   input.forEach((m, i) => {
     const c = isPlainObject(m) && m.role === 'tool' && isPlainObject(m.content) && m.content.type === 'function' ? m.content : undefined;
@@ -157,8 +185,32 @@ function toolMessageOf(output: unknown): { value: Obj; path: JsonPath } | undefi
   return m && typeof m.value.tool_call_id === 'string' && (m.value.type === 'tool' || m.path.length > 0) ? m : undefined;
 }
 
+const isEmpty = (v: unknown) => v === null || v === undefined || (isPlainObject(v) && Object.keys(v).length === 0);
+
+/** A tool span's arguments or result as its attributes hold them (OpenInference's `tool.parameters` / `output.value`,
+ *  Google ADK's `gcp.vertex.agent.tool_response`, ...), for an observation whose `input` / `output` Langfuse left
+ *  empty. */
+function attrValue(ob: Observation, keys: readonly string[]): Located | undefined {
+  for (const k of keys) {
+    const a = ob.attrs.get(k);
+    if (a && !isEmpty(a.value)) return jsonIn(a.ref.doc, a.ref.path, a.value);
+  }
+  return undefined;
+}
+
+/** What an execution returned: the ToolMessage's content, the observation's output, else the span's own result
+ *  attribute (Langfuse left the output empty), else the status message of a failed span. */
+function toolOutput(doc: Doc, ob: Observation, out: Located | undefined, message: { value: Obj; path: JsonPath } | undefined): Located | undefined {
+  if (message && out) return { doc: out.doc, path: [...out.path, ...message.path, 'content'], value: message.value.content };
+  if (out && !isEmpty(out.value)) return out;
+  const own = attrValue(ob, TOOL_SPAN_KEYS.result);
+  if (own) return own;
+  if (ob.o.level === 'ERROR' && typeof ob.o.statusMessage === 'string') return { doc, path: [...ob.path, 'statusMessage'], value: ob.o.statusMessage };
+  return out && out.value !== null ? out : undefined;
+}
+
 /** A tool execution: a TOOL observation, or any observation whose output is a ToolMessage. */
-function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undefined, message: { value: Obj; path: JsonPath } | undefined): void {
+function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undefined, message: { value: Obj; path: JsonPath } | undefined, early: EarlyResults): void {
   const o = ob.o;
   const b = t.b;
   const name = attrStr(ob, 'gen_ai.tool.name', 'tool.name', 'ai.toolCall.name') ?? str(message?.value.name) ?? str(o.name)?.replace(/^running tool: /, '');
@@ -167,41 +219,76 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   // level ERROR is Langfuse's span status ERROR (any other level: the span ended without one)
   const transport: TransportSignals = typeof o.level === 'string' ? { spanStatus: o.level === 'ERROR' ? 'ERROR' : 'UNSET' } : {};
   if (message?.value.status === 'error') transport.isError = true;
-  let output: Located | undefined;
-  if (message && out) output = { doc: out.doc, path: [...out.path, ...message.path, 'content'], value: message.value.content };
-  else if (out && out.value !== null) output = out;
-  else if (o.level === 'ERROR' && typeof o.statusMessage === 'string') output = { doc, path: [...ob.path, 'statusMessage'], value: o.statusMessage };
+  const output = toolOutput(doc, ob, out, message);
   const result = (callId: string | undefined, callIndex: number | undefined) => {
     b.result({ at: { doc, path: ob.path }, callId, callIndex, payload: output?.value, transport });
     if (output) b.session.results[b.session.results.length - 1].payloadAt = { doc: output.doc, path: output.path };
     b.breakTurn();
   };
-  if (id !== undefined) {
-    if (waitingFor(b, id)) return result(id, undefined);
-    if (hasCallId(b, id)) return; // every call with this id is answered: the same execution recorded again
-  } else {
-    const byName = unansweredByName(b, name);
-    if (byName !== undefined) {
-      const call = b.session.calls[byName];
-      return result(call.id, call.id === undefined ? byName : undefined);
-    }
-  }
+  if (id !== undefined && waitingFor(b, id)) return result(id, undefined);
+  // without an id, or with one no call carries (the model's output recorded none: Google ADK makes its ids
+  // itself), the earliest waiting call of its name; a call that has another id is another call
+  const byName = id === undefined || !hasCallId(b, id) ? unansweredByName(b, name) : undefined;
+  const named = byName === undefined ? undefined : b.session.calls[byName];
+  if (named && (id === undefined || named.id === undefined)) return result(named.id, named.id === undefined ? byName : undefined);
+  // the call is answered only by a later request's copy of this result (read first: observations out of time
+  // order): the execution's own result takes that copy's place
+  const copy = early.take((r) => r.callId !== undefined && (id !== undefined ? r.callId === id : b.session.calls.some((c) => c.id === r.callId && c.name === name)));
+  if (copy !== undefined) return early.replace(b, copy, () => result(copy.callId, undefined));
+  if (id !== undefined && hasCallId(b, id)) return; // every call with this id is answered: the same execution recorded again
   // an execution no model output recorded: its own call, arguments from `input`
   const nameRef = ob.attrs.get('gen_ai.tool.name')?.ref ?? ob.attrs.get('tool.name')?.ref ?? { doc, path: [...ob.path, 'name'] };
-  const input = 'input' in o ? jsonIn(doc, [...ob.path, 'input'], o.input) : undefined;
+  const given = 'input' in o ? jsonIn(doc, [...ob.path, 'input'], o.input) : undefined;
+  const input = given && !isEmpty(given.value) ? given : attrValue(ob, TOOL_SPAN_KEYS.args) ?? given;
   t.call(name, id, nameRef, [], input ? { doc: input.doc, path: input.path } : undefined, input?.value, b.newTurn());
   result(id, id === undefined ? b.session.calls.length - 1 : undefined);
+}
+
+/** Results read from GENERATION inputs: copies of the conversation, standing in for an execution until its own
+ *  observation is read (observations out of time order, or sharing one start time, can put it after the next
+ *  request). Pairing then does not depend on the order observations are listed in. */
+class EarlyResults {
+  private readonly copies = new Set<ToolResult>();
+
+  /** The result just added to the session at index `at`, when one was. */
+  note(b: SessionBuilder, at: number): void {
+    const r = b.session.results[at];
+    if (r !== undefined) this.copies.add(r);
+  }
+
+  /** The first copy that `fits`, no longer a stand-in. */
+  take(fits: (r: ToolResult) => boolean): ToolResult | undefined {
+    for (const r of this.copies) {
+      if (fits(r)) {
+        this.copies.delete(r);
+        return r;
+      }
+    }
+    return undefined;
+  }
+
+  /** Put the result `record` adds where `copy` was (its place and turn in the session kept). */
+  replace(b: SessionBuilder, copy: ToolResult, record: () => void): void {
+    record();
+    const results = b.session.results;
+    const own = results.pop();
+    const at = results.indexOf(copy);
+    if (own && at >= 0) results[at] = { ...own, turn: copy.turn };
+  }
 }
 
 /** The results a GENERATION's input (the conversation so far) shows for calls still waiting: a tool whose execution
  *  no observation recorded (only its message in the next model request). Results of calls the trace does not hold
  *  (an earlier trace's) are left alone. */
-function readInputResults(t: TraceCalls, input: Located): void {
+function readInputResults(t: TraceCalls, input: Located, early: EarlyResults): void {
   for (const m of listedMessages(input)) {
     for (const item of m) {
       if (!('result' in item)) continue;
       const r = item.result;
-      if (r.id !== undefined && t.waitingFor(r.id)) t.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : {});
+      if (r.id === undefined || !t.waitingFor(r.id)) continue;
+      const at = t.b.session.results.length;
+      t.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : {});
+      early.note(t.b, at);
     }
   }
 }
@@ -222,19 +309,29 @@ function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
     observations.push({ o, path, attrs });
   });
   const t = new TraceCalls(b);
+  const early = new EarlyResults();
   const seen = new Set<string>();
   for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
   for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(doc, [...ob.path, 'input'], ob.o.input), seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
     if (ob.o.type === 'GENERATION') {
-      if ('input' in ob.o) readInputResults(t, jsonIn(doc, [...ob.path, 'input'], ob.o.input));
+      if ('input' in ob.o) readInputResults(t, jsonIn(doc, [...ob.path, 'input'], ob.o.input), early);
       if ('output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
       continue;
     }
     const out = 'output' in ob.o ? jsonIn(doc, [...ob.path, 'output'], ob.o.output) : undefined;
     const message = out ? toolMessageOf(out.value) : undefined;
-    if (ob.o.type === 'TOOL' || message) readTool(t, doc, ob, out, message);
+    if (ob.o.type === 'TOOL' || message || isToolObservation(doc, ob)) readTool(t, doc, ob, out, message, early);
   }
+}
+
+/** An observation that is not typed TOOL but whose span attributes make it a tool execution (older Langfuse
+ *  versions type every non-model span SPAN: Koog's `tool.<name>` spans with `gen_ai.tool.name`). */
+function isToolObservation(doc: Doc, ob: Observation): boolean {
+  // it must name its tool: a span named only by itself (BeeAI's `tool.search.wikipedia.success-12`) is an event of
+  // an execution another span records with the tool's name
+  const named = ob.attrs.has('gen_ai.tool.name') || ob.attrs.has('tool.name') || ob.attrs.has('ai.toolCall.name');
+  return ob.o.type !== 'GENERATION' && ob.o.type !== 'AGENT' && named && isToolSpan({ ref: { doc, path: ob.path }, traceId: '', name: str(ob.o.name), attrs: ob.attrs });
 }
 
 const OBSERVATION_TYPES = new Set(['GENERATION', 'SPAN', 'EVENT', 'TOOL', 'AGENT', 'CHAIN', 'RETRIEVER', 'EVALUATOR', 'EMBEDDING', 'GUARDRAIL']);
@@ -255,23 +352,31 @@ function isObservationPage(v: unknown): v is Obj & { data: Obj[] } {
   return isPlainObject(v) && Array.isArray(v.data) && v.data.length > 0 && v.data.every(isApiObservation);
 }
 
+/** Traces and their observations side by side (`{traces: [...], observations: [...]}`, as Langfuse's seeder
+ *  fixtures hold several traces): one session per trace. */
+function isTracesExport(v: unknown): v is Obj & { observations: Obj[] } {
+  return isPlainObject(v) && Array.isArray(v.traces) && v.traces.every(isPlainObject) && Array.isArray(v.observations) && v.observations.length > 0
+    && v.observations.every((o) => isPlainObject(o) && typeof o.type === 'string' && OBSERVATION_TYPES.has(o.type) && 'id' in o);
+}
+
 export const langfuse: FormatAdapter = {
   id: 'langfuse',
   document: {
     claims(v) {
-      if (isExport(v) || isApiTrace(v) || isObservationPage(v)) return true;
+      if (isExport(v) || isApiTrace(v) || isObservationPage(v) || isTracesExport(v)) return true;
       return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace));
     },
     read(doc, emit) {
       const sessions = new SessionSet();
       const v = doc.value;
-      if (isObservationPage(v)) {
+      const flat = isObservationPage(v) ? { list: v.data, key: 'data' } : isTracesExport(v) ? { list: v.observations, key: 'observations' } : undefined;
+      if (flat) {
         const byTrace = new Map<string, Entries>();
-        v.data.forEach((o, i) => {
-          const key = o.traceId as string;
+        flat.list.forEach((o, i) => {
+          const key = str(o.traceId) ?? '';
           const entries = byTrace.get(key);
-          if (entries) entries.push({ o, path: ['data', i] });
-          else byTrace.set(key, [{ o, path: ['data', i] }]);
+          if (entries) entries.push({ o, path: [flat.key, i] });
+          else byTrace.set(key, [{ o, path: [flat.key, i] }]);
         });
         for (const [key, entries] of byTrace) readExport(sessions.get(key), doc, entries);
         sessions.emitAll(emit);

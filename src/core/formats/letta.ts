@@ -11,10 +11,12 @@
 // `request_heartbeat` (and, with inner thoughts in kwargs, `inner_thoughts`) to the schema it sends the model and
 // strips both from the arguments before running the tool (older versions store the heartbeat in `json_schema` as
 // required, newer ones add it at request time): so both are declared, optional, whatever the file stores.
-import type { FormatAdapter } from './adapter';
+// The messages Letta's API returns and streams (`message_type`, a `LettaResponse`) are read by letta-messages.ts.
+import { readAsLines, type FormatAdapter } from './adapter';
+import { lettaMessageLines, messageList } from './letta-messages';
 import { SessionBuilder, type NodeRef } from './builder';
 import type { TransportSignals } from '../model';
-import type { JsonPath } from '../parse/doc';
+import { nodeDoc, type JsonPath } from '../parse/doc';
 import { at, isPlainObject, jsonIn, jsonValue, str, textOf, unansweredByName, type Obj } from './util';
 
 const HEARTBEAT = 'request_heartbeat';
@@ -188,11 +190,17 @@ function agentTools(b: SessionBuilder, fileRef: NodeRef, file: Obj, agentRef: No
 
 export const letta: FormatAdapter = {
   id: 'letta',
+  lines: lettaMessageLines,
   document: {
     claims(v) {
-      return isLettaAgentFile(v) || (mayHoldFile(v) && isLettaAgentFile(jsonValue(v)));
+      return isLettaAgentFile(v) || messageList(v) !== undefined || (mayHoldFile(v) && isLettaAgentFile(jsonValue(v)));
     },
     read(doc, emit) {
+      const messages = messageList(doc.value);
+      if (messages) {
+        readAsLines(lettaMessageLines, messages.list.map((m, i) => nodeDoc(doc, [...messages.path, i], m)), emit);
+        return;
+      }
       const file = fileAt({ doc, path: [] }, doc.value);
       if (!file) return;
       const { ref, value } = file;

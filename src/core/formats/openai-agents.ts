@@ -14,9 +14,11 @@
 // function_call_result / computer_call_result; local_shell_call_output is linked by `id`; shell outputs carry exit
 // codes and timeouts; `status` completed is a success (the SDKs write it once the tool returned), failed /
 // incomplete an error.
-// Quirks: one call is recorded in several places (original input, generated and session items, the processed
+// Quirks: one call is recorded in several places (original input, generated and session items, the items held
+// for the session store (`pending_session_write.items`, raw items of a turn whose tools ran), the processed
 // response, interruptions, every model response): it is read once, where it first appears, so an approval's
-// argument override does not replace what the model sent. Tool definitions (the processed response's function
+// argument override does not replace what the model sent (a durable override rewrites the stored items: its
+// `session_history_mutations` entry keeps the original call as `expected`, read first). Tool definitions (the processed response's function
 // tools, MCP tool lists) cover only some tools: they are kept only when they name every tool the session calls,
 // or a tool merely absent from them would be reported as unknown.
 // The SDK's trace exports (JSONL of spans, an ingest batch) are read too: see "traces" below.
@@ -94,10 +96,23 @@ class StateReader {
     const ref: NodeRef = { doc: state.doc, path: state.path };
     const input = field(s, 'originalInput', 'original_input');
     if (input && Array.isArray(input.value)) this.readList(at(ref, input.key), input.value, false);
+    // a durable approval override rewrites the stored call; its mutation keeps the call the model sent (`expected`)
+    const mutations = field(s, 'sessionHistoryMutations', 'session_history_mutations');
+    if (mutations && Array.isArray(mutations.value)) {
+      mutations.value.forEach((m, i) => {
+        if (isPlainObject(m) && isPlainObject(m.expected)) this.readItem(at(ref, mutations.key, i, 'expected'), m.expected);
+      });
+    }
     for (const [camel, snake] of [['generatedItems', 'generated_items'], ['sessionItems', 'session_items']]) {
       const f = field(s, camel, snake);
       if (f && Array.isArray(f.value)) this.readList(at(ref, f.key), f.value, true);
     }
+    // items held for the session store (a turn whose calls ran, not yet written) and input queued for the next turn
+    const pending = field(s, 'pendingSessionWrite', 'pending_session_write');
+    const held = pending && isPlainObject(pending.value) ? pending.value : undefined;
+    if (pending && held && Array.isArray(held.items)) this.readList(at(ref, pending.key, 'items'), held.items, false);
+    const queued = field(s, 'pendingInput', 'pending_input');
+    if (queued && Array.isArray(queued.value)) this.readList(at(ref, queued.key), queued.value, false);
     const f = field(s, 'lastProcessedResponse', 'last_processed_response');
     const processed = f && isPlainObject(f.value) ? { ref: at(ref, f.key), value: f.value } : undefined;
     const newItems = field(processed?.value, 'newItems', 'new_items');

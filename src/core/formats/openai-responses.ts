@@ -1,13 +1,20 @@
-// OpenAI Responses: a response object with `output`, a request with `input` items, a log of both (`input` and
-// `output`; or a record `{request, response}` of the two, exchange.ts), or a list (or JSONL) of items. A request
+// OpenAI Responses: a response object with `output`, a request with `input` items (or only messages, when it declares
+// tools the Responses way), a log of both (`input` and `output`; or a record `{request, response}` of the two,
+// exchange.ts), or a list (or JSONL) of items. A request
 // that continues `previous_response_id` (or a `conversation`) answers calls made in that stored response: its
 // outputs for calls the file does not hold are no orphans; nor are the server's outputs in a response's `output`
 // (a `program_output` closing a program that an earlier response started).
 // Calls: `function_call` (JSON-string `arguments`), `custom_tool_call` (free-form `input`), the built-in tools the
-// item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call`, `program`), MCP calls
-// and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
-// named `web_search` like its `tools[]` entry, `code_interpreter_call`, `tool_search_call`; one whose input is not
-// recorded is not read, or every such call would look like the same call again). The item tables (which items
+// item type names (`local_shell_call`, `shell_call`, `apply_patch_call`, `computer_call` with its `action`, or the
+// GA tool's batch `actions`, `program`), MCP calls and approval requests, and hosted tools that run on the server and carry their own outcome (`web_search_call`,
+// named `web_search` like its `tools[]` entry, `code_interpreter_call`, `tool_search_call`, `file_search_call` whose
+// input is its `queries`, `image_generation_call` whose input is the prompt it ran with; one whose input is not
+// recorded is not read, or every such call would look like the same call again). xAI writes its hosted calls
+// (`web_search_call`, `code_interpreter_call`, `x_search_call`, ...) as function calls: the `name` of the tool it
+// ran and JSON-string `arguments`; they get that name, declared by the `tools[]` entry that enabled them. It writes
+// the steps of its built-in tools as `custom_tool_call`s named by no `tools[]` entry: once a `tools[]` enabling a
+// built-in tool was read, such a call is the server's, run (its `completed` status the outcome); a search action
+// that records only its kind (`query: ""`, no sources) is no input. The item tables (which items
 // are calls, the tool names they get, which are outputs and how they pair) live here for every reader of
 // Responses items (Codex rollouts, Agents SDK run states).
 // Results pair by `call_id`: `function_call_output`, `custom_tool_call_output`, `computer_call_output`,
@@ -26,7 +33,7 @@ import { singleSession } from './adapter';
 import { type ArgsExpectation, type CallInput, type NodeRef, type SessionBuilder } from './builder';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, num, str, unansweredByName, type Obj } from './util';
+import { isPlainObject, markCallsElsewhere, num, str, unansweredByName, type Obj } from './util';
 import { exchangeParts, isExchange } from './exchange';
 
 // ---- the item tables: one home for every reader of Responses items (this adapter, Codex, the Agents SDK) ----------
@@ -36,6 +43,8 @@ export interface BuiltInCall {
   name: string;
   /** The item field holding its arguments. */
   args: string;
+  /** Or, without that field, the item fields that together are its input (a GA computer call's batch `actions`). */
+  inputs?: readonly string[];
   /** Its arguments are text by design (code), not JSON. */
   freeform?: boolean;
 }
@@ -45,7 +54,7 @@ export const BUILT_IN_CALLS: ReadonlyMap<string, BuiltInCall> = new Map([
   ['local_shell_call', { name: 'local_shell_call', args: 'action' }],
   ['shell_call', { name: 'shell', args: 'action' }],
   ['apply_patch_call', { name: 'apply_patch', args: 'operation' }],
-  ['computer_call', { name: 'computer_call', args: 'action' }],
+  ['computer_call', { name: 'computer_call', args: 'action', inputs: ['actions'] }],
   ['program', { name: 'program', args: 'code', freeform: true }],
 ]);
 
@@ -54,6 +63,8 @@ export interface HostedCall {
   name: string;
   /** The item field holding its input, when the item records one. */
   args?: string;
+  /** Or the item fields that together are its input (no one field holds it): read as an object of those present. */
+  inputs?: readonly string[];
   freeform?: boolean;
   /** The item field holding its outcome. */
   output?: string;
@@ -65,10 +76,13 @@ export interface HostedCall {
  *  one), except a tool search, answered by its own output item. */
 export const HOSTED_CALLS: ReadonlyMap<string, HostedCall> = new Map<string, HostedCall>([
   ['web_search_call', { name: 'web_search', args: 'action' }],
-  ['file_search_call', { name: 'file_search_call', output: 'results' }],
+  ['file_search_call', { name: 'file_search_call', inputs: ['queries'], output: 'results' }],
   ['code_interpreter_call', { name: 'code_interpreter_call', args: 'code', freeform: true, output: 'outputs' }],
-  ['image_generation_call', { name: 'image_generation_call', output: 'result' }],
+  // the prompt and the settings the image was made with (the item echoes them; `result` is the image)
+  ['image_generation_call', { name: 'image_generation_call', inputs: ['revised_prompt', 'size', 'quality', 'background', 'output_format'], output: 'result' }],
   ['tool_search_call', { name: 'tool_search_call', args: 'arguments', answeredBy: 'tool_search_output' }],
+  // xAI's X search: its items name the search they ran (`x_semantic_search`, `x_keyword_search`)
+  ['x_search_call', { name: 'x_search', args: 'arguments' }],
 ]);
 
 /** The `tools[]` entry types of built-in and hosted tools, by the name their calls get. */
@@ -76,6 +90,7 @@ const TOOL_TYPES = new Map<string, string>([
   ['local_shell', 'local_shell_call'], ['shell', 'shell'], ['apply_patch', 'apply_patch'],
   ['computer', 'computer_call'], ['computer_use', 'computer_call'], ['computer_use_preview', 'computer_call'],
   ['programmatic_tool_calling', 'program'], ['code_interpreter', 'code_interpreter_call'], ['tool_search', 'tool_search_call'],
+  ['file_search', 'file_search_call'], ['image_generation', 'image_generation_call'], ['x_search', 'x_search'],
 ]);
 
 /** Output items: each answers the call with its `call_id`. */
@@ -133,7 +148,18 @@ export function itemCall(item: Obj, at: NodeRef, expect: ArgsExpectation): CallI
   if (!spec) return undefined;
   const args = item[spec.args];
   const freeform = spec.freeform === true && typeof args === 'string';
+  const fields = isPlainObject(args) || freeform ? undefined : fieldsInput(item, spec.inputs);
+  if (fields) return { name: spec.name, id, at, namePath: ['type'], argsPath: [], args: fields, expect: 'any' };
   return { name: spec.name, id, at, namePath: ['type'], argsPath: [spec.args], args: isPlainObject(args) || freeform ? args : undefined, expect: 'any', freeform };
+}
+
+/** The item fields that together are a call's input, as an object of those present (located at the item: each is
+ *  where the item has it); undefined when none is. */
+function fieldsInput(item: Obj, keys: readonly string[] | undefined): Obj | undefined {
+  if (keys === undefined) return undefined;
+  const args: Obj = {};
+  for (const k of keys) if (item[k] !== undefined && item[k] !== null) args[k] = item[k];
+  return Object.keys(args).length > 0 ? args : undefined;
 }
 
 /** The call a hosted tool's output answers when it names none (a server-run tool search: by position). */
@@ -143,7 +169,7 @@ function hostedAnsweredBy(type: string): HostedCall | undefined {
 }
 
 const CALL_ITEMS = new Set(['function_call', 'custom_tool_call', 'mcp_call', 'mcp_approval_request', ...BUILT_IN_CALLS.keys(),
-  ...[...HOSTED_CALLS].filter(([, spec]) => spec.args !== undefined).map(([type]) => type), ...OUTPUT_ITEMS]);
+  ...[...HOSTED_CALLS].filter(([, spec]) => spec.args !== undefined || spec.inputs !== undefined).map(([type]) => type), ...OUTPUT_ITEMS]);
 const ITEM_TYPES = new Set([...CALL_ITEMS, ...HOSTED_CALLS.keys(), 'message', 'reasoning', 'mcp_list_tools', 'mcp_approval_response', 'item_reference',
   'compaction']);
 
@@ -185,6 +211,41 @@ function shellSignal(output: unknown): TransportSignals {
   return exitCode === undefined ? {} : { exitCode };
 }
 
+/** An action that records only its kind (`{type: "search", query: "", sources: []}`, xAI's searches): no input. */
+function onlyKind(v: Obj): boolean {
+  if (typeof v.type !== 'string') return false;
+  for (const [k, x] of Object.entries(v)) {
+    if (k !== 'type' && x !== null && x !== '' && !(Array.isArray(x) && x.length === 0)) return false;
+  }
+  return true;
+}
+
+interface HostedInput {
+  /** The call's name: the tool the item names (xAI), else the table's. */
+  name: string;
+  named: boolean;
+  args: unknown;
+  argsPath: JsonPath;
+  expect: ArgsExpectation;
+  freeform: boolean;
+}
+
+/** A hosted call's input, undefined when the item records none: xAI's function-call layout (the tool's `name`,
+ *  JSON-string `arguments`); the field the table names (an object, or code as text); or the fields that together
+ *  are its input, as an object of those present (located at the item: each is where the item has it). */
+function hostedInput(item: Obj, spec: HostedCall): HostedInput | undefined {
+  if (typeof item.name === 'string' && item.name !== '' && typeof item.arguments === 'string') {
+    return { name: item.name, named: true, args: item.arguments, argsPath: ['arguments'], expect: 'string', freeform: false };
+  }
+  if (spec.args !== undefined) {
+    const v = item[spec.args];
+    const freeform = spec.freeform === true && typeof v === 'string';
+    if (freeform || isPlainObject(v) && !onlyKind(v)) return { name: spec.name, named: false, args: v, argsPath: [spec.args], expect: 'any', freeform };
+  }
+  const args = fieldsInput(item, spec.inputs);
+  return args ? { name: spec.name, named: false, args, argsPath: [], expect: 'any', freeform: false } : undefined;
+}
+
 /** One session's Responses items: the items read so far (copies are read once) and the MCP approval requests. */
 class ResponsesItems {
   private readonly seen = new Set<string>();
@@ -194,6 +255,10 @@ class ResponsesItems {
   private readonly outputs = new Map<string, unknown[]>();
   /** MCP calls by server, for servers `tools[]` declares without listing their tools. */
   readonly mcpCalls: { name: string; server: string }[] = [];
+  /** The `tools[]` entries of built-in and hosted tools, by the name their calls get; `toolsRead` once a `tools[]`
+   *  was read (then a custom tool it does not declare is no client's). */
+  readonly enabled = new Map<string, NodeRef>();
+  toolsRead = false;
 
   constructor(private readonly b: SessionBuilder) {}
 
@@ -208,10 +273,12 @@ class ResponsesItems {
     const b = this.b;
     const at: NodeRef = { doc, path };
     const call = itemCall(item, at, expect);
-    if (call) {
+    if (call && type === 'custom_tool_call' && this.serverRuns(call.name)) {
+      this.serverCustomCall(at, item, call);
+    } else if (call) {
       b.call(call);
     } else if (HOSTED_CALLS.has(type)) {
-      this.hosted(at, item, HOSTED_CALLS.get(type)!);
+      this.hosted(at, item, type, HOSTED_CALLS.get(type)!);
     } else if (type === 'mcp_approval_request' && typeof item.name === 'string') {
       b.call({ name: item.name, id, at, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect });
       if (id !== undefined) this.requests.add(id);
@@ -257,13 +324,14 @@ class ResponsesItems {
 
   /** A hosted call: its outcome is in the item once it finished (`completed`, `failed`); still running, no result.
    *  Without its input it is not read (every such call would fingerprint alike). */
-  private hosted(at: NodeRef, item: Obj, spec: HostedCall): void {
-    const args = spec.args === undefined ? undefined : item[spec.args];
-    const freeform = spec.freeform === true && typeof args === 'string';
-    if (spec.args === undefined || (!isPlainObject(args) && !freeform)) return;
+  private hosted(at: NodeRef, item: Obj, type: string, spec: HostedCall): void {
+    const input = hostedInput(item, spec);
+    if (!input) return;
     // one answered by an output item pairs with it by call_id (null for both when the server ran it: by position)
     const id = spec.answeredBy ? str(item.call_id) : str(item.id);
-    this.b.call({ name: spec.name, id, at, namePath: ['type'], argsPath: [spec.args], args, expect: 'any', freeform });
+    if (input.named) this.declare(input.name, this.enabled.get(spec.name));
+    this.b.call({ name: input.name, id, at, namePath: input.named ? ['name'] : ['type'], argsPath: input.argsPath, args: input.args,
+      expect: input.expect, freeform: input.freeform });
     const status = str(item.status);
     if (spec.answeredBy || (status !== 'completed' && status !== 'failed' && status !== 'incomplete')) return;
     const output = spec.output !== undefined && item[spec.output] !== undefined && item[spec.output] !== null ? spec.output : undefined;
@@ -271,6 +339,28 @@ class ResponsesItems {
       payload: output === undefined ? undefined : item[output], payloadPath: output === undefined ? undefined : [output],
       transport: statusSignal(status, true) });
     this.b.breakTurn();
+  }
+
+  /** Whether a custom tool call is the server's own: xAI writes the steps of its built-in tools (X search's
+   *  `x_keyword_search`, `view_x_video`) as custom tool calls, named by no `tools[]` entry while one enables a
+   *  built-in tool (a client's custom tool is always declared there). */
+  private serverRuns(name: string): boolean {
+    return this.toolsRead && this.enabled.size > 0 && !this.b.session.tools.some((t) => t.name === name);
+  }
+
+  /** A custom tool call the server ran: declared by the entry that enabled it, finished (`completed`) it ran. */
+  private serverCustomCall(at: NodeRef, item: Obj, call: CallInput): void {
+    this.declare(call.name, this.enabled.values().next().value);
+    this.b.call(call);
+    const status = str(item.status);
+    if (status !== 'completed' && status !== 'failed' && status !== 'incomplete') return;
+    this.b.result({ at, callId: call.id, transport: statusSignal(status, true) });
+    this.b.breakTurn();
+  }
+
+  /** Declare a tool known only by its calls, by the `tools[]` entry at `by` (none: not declared). */
+  private declare(name: string, by: NodeRef | undefined): void {
+    if (by && !this.b.session.tools.some((t) => t.name === name)) this.b.tool(name, undefined, by);
   }
 
   /** An MCP call and its outcome (`output`, or `error`), in one item; run after an approval request, it answers it. */
@@ -309,19 +399,31 @@ export function readResponsesItem(b: SessionBuilder, doc: Doc, path: JsonPath, i
   itemsFor(b).item(doc, path, item, expect);
 }
 
-/** Definitions in a request's `tools[]`: function tools with their parameters; custom tools (free-form, no
- *  schema); the built-in and hosted tools it enables, by the name their calls get (no schema: their input is the
+/** Definitions in a request's `tools[]`: function tools with their parameters (also inside a `namespace` entry's
+ *  `tools`); custom tools (free-form, no schema); the built-in and hosted tools it enables, by the name their calls get (no schema: their input is the
  *  platform's). */
 export function readResponsesTools(b: SessionBuilder, doc: Doc, path: JsonPath, tools: unknown): void {
   if (!Array.isArray(tools)) return;
+  const items = itemsFor(b);
+  items.toolsRead = true;
   tools.forEach((t, i) => {
     if (!isPlainObject(t) || typeof t.type !== 'string') return;
     const at = { doc, path: [...path, i] };
+    const enabled = enabledName(t.type);
     if (t.type === 'function' && typeof t.name === 'string') b.tool(t.name, t.parameters, at);
     else if (t.type === 'custom' && typeof t.name === 'string') b.tool(t.name, undefined, at);
-    else if (isWebSearch(t.type)) b.tool(HOSTED_CALLS.get('web_search_call')!.name, undefined, at);
-    else if (TOOL_TYPES.has(t.type)) b.tool(TOOL_TYPES.get(t.type)!, undefined, at);
+    // a namespace groups tools (its calls name the tool and the `namespace`): they are declared by their names
+    else if (t.type === 'namespace' && Array.isArray(t.tools)) readResponsesTools(b, doc, [...path, i, 'tools'], t.tools);
+    else if (enabled !== undefined) {
+      b.tool(enabled, undefined, at);
+      if (!items.enabled.has(enabled)) items.enabled.set(enabled, at);
+    }
   });
+}
+
+/** The name the calls of a `tools[]` entry's built-in or hosted tool get. */
+function enabledName(type: string): string | undefined {
+  return isWebSearch(type) ? HOSTED_CALLS.get('web_search_call')!.name : TOOL_TYPES.get(type);
 }
 
 /** MCP servers `tools[]` declares: their tools, known only by the calls made to them when no `mcp_list_tools`
@@ -359,6 +461,16 @@ function isResponsesRequest(v: unknown): boolean {
   return typeof v.input === 'string' || (Array.isArray(v.input) && v.input.every(isResponsesItem));
 }
 
+/** A request that makes no call yet but declares its tools the Responses way (a function tool's `name` on the entry
+ *  itself, not under `function` as Chat Completions writes it): its definitions are the conversation's (the first
+ *  request of a recorded exchange). */
+function declaresResponsesTools(v: unknown): boolean {
+  if (!isResponsesRequest(v) || !Array.isArray((v as Obj).tools)) return false;
+  const tools = (v as Obj).tools as unknown[];
+  return tools.length > 0 && tools.every((t) => isPlainObject(t) && typeof t.type === 'string' && !('function' in t))
+    && tools.some((t) => isPlainObject(t) && (t.type === 'function' && typeof t.name === 'string' || enabledName(t.type as string) !== undefined));
+}
+
 /** A response, a request, or a log of both. */
 function readResponsesDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
@@ -374,17 +486,14 @@ function readResponsesDocument(b: SessionBuilder, doc: Doc): void {
   // a response's own `output` holds only the server's outputs (a `program_output` after the client ran the
   // program's tool calls), for calls it made in an earlier turn when not in this one
   const continues = isPlainObject(v) && (typeof v.previous_response_id === 'string' || v.conversation !== undefined && v.conversation !== null);
-  if (continues || isResponseObject(v) && !('input' in (v as Obj))) {
-    const ids = new Set(b.session.calls.map((c) => c.id));
-    for (const r of b.session.results.slice(resultsBefore)) if (r.callId !== undefined && !ids.has(r.callId)) r.callElsewhere = true;
-  }
+  if (continues || isResponseObject(v) && !('input' in (v as Obj))) markCallsElsewhere(b, resultsBefore);
 }
 
 export const openaiResponses: FormatAdapter = {
   id: 'openai-responses',
   document: {
     claims(v) {
-      if (isResponseObject(v) || isExchange(v, isResponsesRequest, isResponseObject)) return true;
+      if (isResponseObject(v) || isExchange(v, isResponsesRequest, isResponseObject) || declaresResponsesTools(v)) return true;
       const found = itemsOf(v);
       return found.length > 0 && found.every((f) => f.list.length > 0 && f.list.every(isResponsesItem)) && found.some((f) => f.list.some(isCallItem));
     },

@@ -118,8 +118,18 @@ function dict(sc: Scanner, depth: number): string | undefined {
   return `{${items.join(', ')}}`;
 }
 
-function call(sc: Scanner): PythonCall | undefined {
-  const name = sc.ident();
+/** A tool name of words separated by single spaces (`Market Trends API`, as ToolACE's definitions name tools),
+ *  taken only when a `(` follows it. */
+function spacedName(sc: Scanner): string | undefined {
+  sc.ws();
+  const m = /^[A-Za-z_][\w.-]*(?: [A-Za-z_][\w.-]*)*(?=\()/.exec(sc.s.slice(sc.i, sc.i + 400));
+  if (!m) return undefined;
+  sc.i += m[0].length;
+  return m[0];
+}
+
+function call(sc: Scanner, spaced: boolean): PythonCall | undefined {
+  const name = spaced ? spacedName(sc) : sc.ident();
   if (name === undefined || !sc.eat('(')) return undefined;
   const args: string[] = [];
   let positional = 0;
@@ -141,15 +151,16 @@ function call(sc: Scanner): PythonCall | undefined {
   return { name, argsJson: `{${args.join(', ')}}`, positional };
 }
 
-/** The calls a Python-syntax answer holds, in order; undefined when the text is not only calls. */
-export function pythonCalls(text: string): PythonCall[] | undefined {
+/** The calls a Python-syntax answer holds, in order; undefined when the text is not only calls. `spacedNames`:
+ *  a name may be words with spaces between them (ToolACE's tools), not only a dotted identifier. */
+export function pythonCalls(text: string, spacedNames = false): PythonCall[] | undefined {
   const sc = new Scanner(text);
   const out: PythonCall[] = [];
   while (sc.peek() !== '') {
     const bracket = sc.eat('[');
     do {
       if (bracket && sc.peek() === ']') break;
-      const c = call(sc);
+      const c = call(sc, spacedNames);
       if (!c) return undefined;
       out.push(c);
     } while (sc.eat(','));

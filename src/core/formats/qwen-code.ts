@@ -20,6 +20,7 @@ import type { TransportSignals } from '../model';
 import type { Doc } from '../parse/doc';
 import { openClaudeCodeLines } from './claude-code';
 import { readCallParts, readFunctionResponse } from './gemini';
+import { shellExitCode } from './gemini-cli';
 import { isPlainObject, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['user', 'assistant', 'tool_result', 'system']);
@@ -96,7 +97,10 @@ class QwenLines {
     let answered = 0;
     parts.forEach((p, i) => {
       if (!isPlainObject(p) || !isPlainObject(p.functionResponse)) return;
-      readFunctionResponse(b, doc, ['message', 'parts', i], 'functionResponse', p.functionResponse, undefined, transport);
+      // the call's arguments are not on this record: its shell tool is known by name
+      const exitCode = shellExitCode(p.functionResponse.name, undefined, p.functionResponse.response);
+      readFunctionResponse(b, doc, ['message', 'parts', i], 'functionResponse', p.functionResponse, undefined,
+        exitCode === undefined || !transport ? transport : { ...transport, exitCode });
       answered++;
     });
     const tcr = v.toolCallResult;

@@ -37,7 +37,7 @@
 import type { NodeRef } from './builder';
 import type { JsonPath } from '../parse/doc';
 import { geminiDeclarations, keyOf } from './gemini';
-import { isPlainObject, jsonIn, str, type Located, type Obj } from './util';
+import { isPlainObject, jsonIn, jsonValue, str, type Located, type Obj } from './util';
 
 /** A located attribute (or event field) value. */
 type Attr = { value: unknown; ref: NodeRef };
@@ -193,8 +193,9 @@ function inner(ref: NodeRef, value: unknown): Located {
 /** The calls and results of each message of a list, whatever dialect it is written in: OTel GenAI parts (`parts:
  *  [{type: "tool_call" | "tool_call_response"}]`), OpenAI chat (`tool_calls`, `role: "tool"` with `tool_call_id`
  *  or `id`), an OTel GenAI event (`gen_ai.choice` `{message}`), Vercel AI SDK content parts (`tool-call`,
- *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`) and Gemini `Content` parts (`functionCall`,
- *  `functionResponse`). `where` is the list (or one message, a `{messages}` / `{contents}` object, a Chat
+ *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`), Anthropic blocks (`tool_use`, `tool_result`),
+ *  OpenAI tool calls as content items, Responses API items (`function_call`, `function_call_output`) and Gemini
+ *  `Content` parts (`functionCall`, `functionResponse`). `where` is the list (or one message, a `{messages}` / `{contents}` object, a Chat
  *  completion's `{choices}`). */
 export function listedMessages(where: Located): ListedMessage[] {
   let list = where.value;
@@ -219,6 +220,11 @@ function message(m: Obj, ref: NodeRef): ListedMessage {
   const out: ListedMessage = [];
   // an event `gen_ai.choice` holds its message under `message`
   if (isPlainObject(m.message) && m.role === undefined) return message(m.message, child(ref, 'message'));
+  // a Responses API input item (the OpenAI Agents SDK's history): `function_call` / `function_call_output`
+  if (m.type === 'function_call' && typeof m.name === 'string') {
+    return [{ call: { name: m.name, id: str(m.call_id) ?? str(m.id), at: ref, namePath: ['name'], argsAt: 'arguments' in m ? child(ref, 'arguments') : undefined, args: m.arguments } }];
+  }
+  if (m.type === 'function_call_output') return [{ result: { id: str(m.call_id), at: ref, payload: m.output, payloadPath: ['output'] } }];
   if (Array.isArray(m.parts)) {
     m.parts.forEach((p, j) => part(p, child(ref, 'parts', j), out));
   }
@@ -243,8 +249,13 @@ function message(m: Obj, ref: NodeRef): ListedMessage {
   return out;
 }
 
-/** A GenAI part's call id; Microsoft Agent Framework writes it as `[run id, call id]`. */
+/** A GenAI part's call id; Microsoft Agent Framework writes it as `[run id, call id]` (a list, or that list as a JSON
+ *  string once a trace's input and output have been serialized). */
 function partId(id: unknown): string | undefined {
+  if (typeof id === 'string' && id.startsWith('["')) {
+    const list = jsonValue(id);
+    if (Array.isArray(list)) return partId(list);
+  }
   return Array.isArray(id) ? str(id[id.length - 1]) : str(id);
 }
 
@@ -255,6 +266,15 @@ function part(p: unknown, at: NodeRef, out: ListedMessage): void {
   } else if (p.type === 'tool_call_response') {
     const key = 'response' in p ? 'response' : 'result';
     out.push({ result: { id: partId(p.id), at, payload: p[key], payloadPath: [key] } });
+  } else if (p.type === 'tool_use' && typeof p.name === 'string') {
+    // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation)
+    out.push({ call: { name: p.name, id: str(p.id), at, namePath: ['name'], argsAt: 'input' in p ? child(at, 'input') : undefined, args: p.input } });
+  } else if (p.type === 'tool_result') {
+    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: p.is_error === true || undefined } });
+  } else if (p.type === 'function' && isPlainObject(p.function) && typeof p.function.name === 'string') {
+    // an OpenAI tool call written as a content item (Koog's GenAI messages)
+    const fn = p.function;
+    out.push({ call: { name: fn.name as string, id: str(p.id), at, namePath: ['function', 'name'], argsAt: 'arguments' in fn ? child(at, 'function', 'arguments') : undefined, args: fn.arguments } });
   } else if (p.type === 'tool-call' && typeof p.toolName === 'string') {
     const key = 'input' in p ? 'input' : 'args';
     out.push({ call: { name: p.toolName, id: str(p.toolCallId), at, namePath: ['toolName'], argsAt: key in p ? child(at, key) : undefined, args: p[key] } });

@@ -134,7 +134,8 @@ export function readAttributes(doc: Doc, path: JsonPath, attrs: unknown): Map<st
 }
 
 // Attributes whose value is an object in its own right (not a nesting of dotted keys).
-const KEEP_OBJECT = new Set(['input', 'output', 'tool_arguments', 'tool_response', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result', 'gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.definitions']);
+const KEEP_OBJECT = new Set(['input', 'output', 'tool_arguments', 'tool_response', 'gen_ai.tool.call.arguments', 'gen_ai.tool.call.result', 'gen_ai.input.messages', 'gen_ai.output.messages', 'gen_ai.tool.definitions',
+  'tool.parameters', 'gcp.vertex.agent.tool_call_args', 'gcp.vertex.agent.tool_response', 'gcp.vertex.agent.llm_request', 'gcp.vertex.agent.llm_response']);
 
 export function hasGenAi(keys: Iterable<string>): boolean {
   for (const k of keys) if (k.startsWith('gen_ai.')) return true;

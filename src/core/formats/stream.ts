@@ -20,7 +20,8 @@
 //   creates (history it injects) is a call unless the model's own events brought that `call_id` already.
 // - Anthropic Messages SSE events: `content_block_start` opens a `tool_use` (`server_tool_use`, `mcp_tool_use`)
 //   block, `input_json_delta` fragments (`partial_json`) are concatenated, `content_block_stop` completes it; a
-//   server tool's result block arrives whole in its `content_block_start`.
+//   server tool's result block arrives whole in its `content_block_start` (one for a server tool called in an
+//   earlier response of the turn answers a call made outside the stream).
 // A call's name points at the chunk that named it; its arguments at the chunk that completed them (when they came
 // in one piece, findings point inside them as usual). JSONL of events, a JSON array of them, or SSE text (through
 // the HTTP cassette adapter) are all read by the same assembler.
@@ -31,7 +32,7 @@ import { ItemLifecycle } from './item-lifecycle';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
 import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, str, type Obj, keyText } from './util';
+import { isPlainObject, markCallsElsewhere, str, type Obj, keyText } from './util';
 
 const ANTHROPIC_EVENTS = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
 
@@ -242,6 +243,9 @@ export class StreamAssembler {
   /** Realtime: tool names defined, and the calls (by `call_id`) and their results read: later copies are echoes. */
   private readonly realtimeTools = new Set<string>();
   private readonly realtimeItems = new ItemLifecycle();
+  /** The first Anthropic server tool result read: a stream's results for calls it does not hold answer server
+   *  tools called in an earlier response of the turn. */
+  private serverResultsFrom?: number;
 
   constructor(private readonly b: SessionBuilder) {
     this.calls = new PendingCalls(b);
@@ -256,6 +260,7 @@ export class StreamAssembler {
 
   flush(): void {
     for (const key of this.calls.keys()) this.complete(key);
+    if (this.serverResultsFrom !== undefined) markCallsElsewhere(this.b, this.serverResultsFrom);
   }
 
   private turnFor(key: string | undefined): number {
@@ -448,6 +453,7 @@ export class StreamAssembler {
       } else if (block && isResultBlock(block)) {
         // a server tool's result (web search, code execution, MCP) streams whole in its start event; the model saw
         // it, so its next call is a new turn
+        this.serverResultsFrom ??= this.b.session.results.length;
         readAnthropicResult(this.b, doc, [...path, 'content_block'], block);
         this.turn = undefined;
       }

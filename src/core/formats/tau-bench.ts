@@ -12,6 +12,8 @@
 // A full-duplex (voice) simulation keeps `messages` empty (null) and records `ticks` instead: each tick's
 // `agent_tool_calls` / `user_tool_calls` (tau2's calls) and `agent_tool_results` / `user_tool_results` (its tool
 // messages), in that order, the calls of one tick one turn.
+// tau2's task files (`tasks.json`, a list; `tasks/<id>.json`, one task: `{id, user_scenario, evaluation_criteria}`)
+// hold only the expected actions: recognised, nothing read (the shape reader would take them for calls made).
 import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
@@ -27,6 +29,15 @@ const ERROR_ANSWER = /^Error:/;
 
 function isSimulation(v: unknown): v is Obj {
   return isPlainObject(v) && 'task_id' in v && (Array.isArray(v.messages) || Array.isArray(v.ticks)) && ('termination_reason' in v || 'reward_info' in v);
+}
+
+/** A tau2 task: a user scenario and what a run is judged by (its `actions` are expected calls, not calls made). */
+function isTask(v: unknown): boolean {
+  return isPlainObject(v) && (typeof v.id === 'string' || typeof v.id === 'number') && isPlainObject(v.user_scenario) && 'evaluation_criteria' in v;
+}
+
+function isTaskFile(v: unknown): boolean {
+  return isTask(v) || (Array.isArray(v) && v.length > 0 && v.every(isTask));
 }
 
 function isTau2Results(v: unknown): v is Obj & { simulations: unknown[] } {
@@ -85,11 +96,12 @@ export const tauBench: FormatAdapter = {
   id: 'tau-bench',
   document: {
     claims(v) {
-      return (Array.isArray(v) && v.length > 0 && v.every(isEntry)) || isTau2Results(v) || isSimulation(v);
+      return (Array.isArray(v) && v.length > 0 && v.every(isEntry)) || isTau2Results(v) || isSimulation(v) || isTaskFile(v);
     },
     read(doc, emit) {
       const sessions = new SessionSet();
       const v = doc.value;
+      if (isTaskFile(v)) return;
       if (isTau2Results(v)) {
         v.simulations.forEach((s, i) => {
           const sim = s as Obj;

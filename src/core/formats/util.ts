@@ -241,6 +241,16 @@ function pairingOf(b: SessionBuilder): Pairing {
   return p.sync(b.session);
 }
 
+/** Results recorded since result `from` whose call id no call of the session has: the format says their calls were
+ *  made outside the file (a stored response the request continues, an earlier response of the same turn), so
+ *  they are no orphans. */
+export function markCallsElsewhere(b: SessionBuilder, from: number): void {
+  const results = b.session.results;
+  if (results.length <= from) return;
+  const ids = new Set(b.session.calls.map((c) => c.id));
+  for (let i = from; i < results.length; i++) if (results[i].callId !== undefined && !ids.has(results[i].callId)) results[i].callElsewhere = true;
+}
+
 /** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
 export function unansweredByName(b: SessionBuilder, name?: string): number | undefined {
   return pairingOf(b).earliest(name);

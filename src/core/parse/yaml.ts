@@ -6,6 +6,7 @@
 // character by character (a folded block, a `!!binary` body) maps across its whole written range.
 import { gunzipSync, unzlibSync } from 'fflate';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode } from 'yaml';
+import { eventStreamEvents } from './event-stream';
 import { partDoc, type OffsetMap } from './doc';
 import type { ParsedUnit, ParseFailure } from './reader';
 
@@ -286,8 +287,17 @@ function stringOffsets(text: string, node: { type?: string | null; range?: [numb
 /** Most bytes a compressed body is inflated to: a small "zip bomb" would otherwise fill the memory. */
 const MAX_INFLATED = 32 << 20;
 
+/** Inflate a Brotli body into at most `max` bytes (throw past it). Brotli (`Content-Encoding: br`, which VCR.py keeps
+ *  as `!!binary` unless told to decode) has no pure-JS decoder here: a Node host hands zlib's to `useBrotli`; where
+ *  none was handed (VS Code for the Web) such a body stays unread, as before. */
+type Inflate = (raw: Uint8Array, max: number) => Uint8Array;
+let brotli: Inflate | undefined;
+export function useBrotli(decode: Inflate | undefined): void {
+  brotli = decode;
+}
+
 /** The text of a binary body (a `!!binary` scalar, a base64 body of a recording): gzip or zlib data inflated, then
- *  UTF-8 (undefined when it is not text). */
+ *  UTF-8, or, when that is no text, an AWS event stream's events as a JSON array (undefined when it is neither). */
 export function binaryText(bytes: Uint8Array): string | undefined {
   let data = bytes;
   try {
@@ -306,6 +316,17 @@ export function binaryText(bytes: Uint8Array): string | undefined {
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    const events = eventStreamEvents(data);
+    return events ? JSON.stringify(events) : data === bytes ? brotliText(bytes) : undefined;
+  }
+}
+
+/** A Brotli body's text: tried last, as Brotli has no magic bytes (bytes that are not Brotli fail at once). */
+function brotliText(bytes: Uint8Array): string | undefined {
+  if (!brotli) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(brotli(bytes, MAX_INFLATED));
   } catch {
     return undefined;
   }
