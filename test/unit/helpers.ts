@@ -108,3 +108,8 @@ export function readModel(text: string, options: CheckOptions = {}): { r: Return
   const r = checkText(text, { keepModel: true, packs: false, ...options });
   return { r, sessions: (r.model ?? []).map((m) => m.session), codes: r.findings.map((f) => f.code) };
 }
+
+/** A session's call names, in order. */
+export const callNames = (s: Session): string[] => s.calls.map((c) => c.name);
+/** What each result of a session answers: the call id, or `#<index>` for a result paired by position. */
+export const pairedIds = (s: Session): (string | undefined)[] => s.results.map((x) => x.callId ?? (x.callIndex === undefined ? undefined : `#${x.callIndex}`));

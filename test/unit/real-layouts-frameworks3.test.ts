@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadContracts, type Session } from '../../src/core';
-import { readModel } from './helpers';
+import { callNames, pairedIds, readModel } from './helpers';
 
 function read(text: string, fileName?: string, contractText?: string) {
   const contracts = contractText ? loadContracts([{ path: 'c.json', text: contractText }]).contracts : undefined;
@@ -15,8 +15,6 @@ function read(text: string, fileName?: string, contractText?: string) {
 
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 const errors = (s: Session) => s.results.map((x) => x.transport.isError);
-const names = (s: Session) => s.calls.map((c) => c.name);
-const paired = (s: Session) => s.results.map((x) => x.callId ?? (x.callIndex === undefined ? undefined : `#${x.callIndex}`));
 const orphans = (codes: string[]) => codes.filter((c) => c.startsWith('orphan'));
 /** A contract whose `field` must be an integer: a string there is a finding we can locate. */
 const intContract = (name: string, field: string) => JSON.stringify({ tools: [{ name, inputSchema: { type: 'object', properties: { [field]: { type: 'integer' } } } }] });
@@ -40,7 +38,7 @@ describe('LlamaIndex', () => {
     const { r, sessions, codes } = read(text);
     assert.equal(r.format, 'llamaindex');
     assert.deepEqual(sessions[0].calls.map((c) => [c.id, c.args]), [['call_a', { city: 'Oslo' }], ['call_b', { city: 'Rome' }]]);
-    assert.deepEqual(paired(sessions[0]), ['call_a', 'call_b']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_a', 'call_b']);
     assert.deepEqual(sessions[0].results.map((x) => x.payload), ['rain', 'sun']);
     assert.deepEqual(orphans(codes), []);
   });
@@ -54,7 +52,7 @@ describe('LlamaIndex', () => {
     const a = read(blocksOnly);
     assert.equal(a.r.format, 'llamaindex');
     assert.deepEqual(a.sessions[0].calls.map((c) => [c.name, c.args]), [['lookup', { q: 'x' }]]);
-    assert.deepEqual(paired(a.sessions[0]), ['t1']);
+    assert.deepEqual(pairedIds(a.sessions[0]), ['t1']);
     const anthropic = JSON.stringify([
       { role: 'user', content: 'hi', additional_kwargs: {} },
       { role: 'assistant', content: '', additional_kwargs: { tool_calls: [{ id: 'toolu_1', name: 'lookup', input: { q: 'y' }, type: 'tool_use' }] } },
@@ -75,7 +73,7 @@ describe('LlamaIndex', () => {
       const { r, sessions, codes } = read(JSON.stringify(doc));
       assert.equal(r.format, 'llamaindex');
       assert.deepEqual(sessions.map((s) => s.id), ['alice', 'bob']);
-      assert.deepEqual(sessions.map((s) => paired(s)[0]), ['c1', 'c2']);
+      assert.deepEqual(sessions.map((s) => pairedIds(s)[0]), ['c1', 'c2']);
       assert.deepEqual(orphans(codes), []);
     }
   });
@@ -96,8 +94,8 @@ describe('LlamaIndex', () => {
     for (const [text, file] of [[bare, 'e.jsonl'], [envelope, 'e.jsonl'], [asArray, 'e.json']]) {
       const { r, sessions, codes } = read(text, file);
       assert.equal(r.format, 'llamaindex', file);
-      assert.deepEqual(names(sessions[0]), ['add', 'fetch']);
-      assert.deepEqual(paired(sessions[0]), ['k2', 'k1']);
+      assert.deepEqual(callNames(sessions[0]), ['add', 'fetch']);
+      assert.deepEqual(pairedIds(sessions[0]), ['k2', 'k1']);
       assert.deepEqual(errors(sessions[0]), [true, false]);
       assert.deepEqual(sessions[0].results.map((x) => x.payload), ['Error: 404', 2], 'raw_output when there is one, else the content');
       assert.deepEqual(orphans(codes), []);
@@ -105,7 +103,7 @@ describe('LlamaIndex', () => {
     // results alone (a log of ToolCallResult events only): each is its call too
     const only = read(jsonl(events.slice(4).map(([, e]) => e)), 'r.jsonl');
     assert.equal(only.r.format, 'llamaindex');
-    assert.deepEqual(names(only.sessions[0]), ['fetch', 'add']);
+    assert.deepEqual(callNames(only.sessions[0]), ['fetch', 'add']);
     assert.deepEqual(orphans(only.codes), []);
   });
 });
@@ -187,7 +185,7 @@ describe('Agno', () => {
     for (const [text, file] of [[jsonl(lines), 'ev.jsonl'], [JSON.stringify(lines, null, 2), 'ev.json']]) {
       const { r, sessions, codes } = read(text, file);
       assert.equal(r.format, 'agno', file);
-      assert.deepEqual(sessions.map((s) => [s.id, names(s), errors(s)]).sort(), [['MS', ['search'], [true]], ['TS', ['delegate_task_to_member'], [false]]]);
+      assert.deepEqual(sessions.map((s) => [s.id, callNames(s), errors(s)]).sort(), [['MS', ['search'], [true]], ['TS', ['delegate_task_to_member'], [false]]]);
       assert.deepEqual(orphans(codes), []);
     }
   });
@@ -217,7 +215,7 @@ describe('Agno', () => {
     for (const [text, file] of [[jsonl(lines), 'ev.jsonl'], [JSON.stringify(lines), 'ev.json']]) {
       const { r, sessions } = read(text, file);
       assert.equal(r.format, 'agno', file);
-      assert.deepEqual(sessions.map((s) => [s.id, paired(s)]), [[undefined, ['c1']]], file);
+      assert.deepEqual(sessions.map((s) => [s.id, pairedIds(s)]), [[undefined, ['c1']]], file);
     }
   });
 });
@@ -251,7 +249,7 @@ describe('AutoGen 0.2 / AG2 chat histories', () => {
       const { r, sessions, codes } = read(JSON.stringify(doc));
       assert.equal(r.format, 'autogen');
       assert.deepEqual(sessions[0].calls.map((c) => [c.id, c.args]), [['call_1', { a: 2, b: 3 }], ['call_2', { x: 4 }]]);
-      assert.deepEqual(paired(sessions[0]), ['call_2', 'call_1']);
+      assert.deepEqual(pairedIds(sessions[0]), ['call_2', 'call_1']);
       assert.deepEqual(sessions[0].results.map((x) => x.payload), ['8', '5']);
       assert.deepEqual(orphans(codes), []);
     }
@@ -279,10 +277,10 @@ describe('CrewAI', () => {
     assert.equal(r.format, 'crewai');
     assert.deepEqual(sessions.map((s) => s.id), ['Researcher #1']);
     const s = sessions[0];
-    assert.deepEqual(names(s), ['Search the internet', 'Read website content']);
+    assert.deepEqual(callNames(s), ['Search the internet', 'Read website content']);
     assert.deepEqual(s.calls[0].args, { search_query: 'paris', n: 'three' });
     assert.equal(s.calls[1].encoding, 'freeform', 'a Python-literal input CrewAI accepts is kept as text, not an encoding fault');
-    assert.deepEqual(paired(s), ['#0', '#1']);
+    assert.deepEqual(pairedIds(s), ['#0', '#1']);
     assert.deepEqual(errors(s), [false, true]);
     const f = r.findings.find((x) => x.code === 'type-drift' && x.tool === 'Search the internet');
     assert.ok(f, codes.join());
@@ -300,7 +298,7 @@ describe('CrewAI', () => {
     const list = [1, 2].map((n) => ({ raw: 'x', pydantic: null, json_dict: null, tasks_output: [native(`call_${n}`)], token_usage: {} }));
     const { r, sessions, codes } = read(JSON.stringify(list));
     assert.equal(r.format, 'crewai');
-    assert.deepEqual(sessions.map((s) => paired(s)), [['call_1'], ['call_2']]);
+    assert.deepEqual(sessions.map((s) => pairedIds(s)), [['call_1'], ['call_2']]);
     assert.deepEqual(sessions.map((s) => s.calls[0].args), [{ state: 'NY' }, { state: 'NY' }]);
     assert.deepEqual(orphans(codes), []);
   });
@@ -315,9 +313,9 @@ describe('CrewAI', () => {
     ])));
     assert.ok(Date.now() - started < 20000, 'no backtracking over a run of blanks or quotes');
     const s = sessions[0];
-    assert.deepEqual(names(s), ['search', `a${'"'.repeat(100_000)}b`]);
+    assert.deepEqual(callNames(s), ['search', `a${'"'.repeat(100_000)}b`]);
     assert.deepEqual(s.calls.map((c) => c.args), [{ q: 'x' }, { q: 'z' }]);
-    assert.deepEqual(paired(s), ['#0']);
+    assert.deepEqual(pairedIds(s), ['#0']);
   });
 });
 
@@ -328,12 +326,12 @@ describe('CrewAI event bus', () => {
       { type: 'tool_result', timestamp: '2026-01-01T00:00:01Z', id: '1', output: 'rain', ...pad }]);
     const lines = read(records, 'calls.jsonl');
     assert.equal(lines.r.format, 'generic');
-    assert.deepEqual(lines.sessions.flatMap(names), ['get_weather']);
+    assert.deepEqual(lines.sessions.flatMap(callNames), ['get_weather']);
     const completion = { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: 'tool_calls',
       message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] } }] };
     const doc = read(JSON.stringify({ type: 'llm_response', timestamp: '2026-01-01T00:00:00Z', ...pad, f: 6, g: 7, data: completion }), 'log.json');
     assert.equal(doc.r.format, 'openai-chat');
-    assert.deepEqual(doc.sessions.flatMap(names), ['get_weather']);
+    assert.deepEqual(doc.sessions.flatMap(callNames), ['get_weather']);
   });
 
   it('reads tool_usage events: started a call, finished / error its outcome (by started_event_id, else the tool\'s earliest open call), a session per agent', () => {
@@ -375,7 +373,7 @@ describe('Vercel AI SDK', () => {
     assert.equal(r.format, 'ai-sdk');
     assert.equal(sessions[0].calls.length, 2);
     assert.equal(sessions[0].turns, 2, 'a step-start opens the next model step');
-    assert.deepEqual(paired(sessions[0]), ['call_1', '#1']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_1', '#1']);
     assert.deepEqual(orphans(codes), []);
   });
 
@@ -388,8 +386,8 @@ describe('Vercel AI SDK', () => {
     ] });
     const { r, sessions } = read(text);
     assert.equal(r.format, 'ai-sdk');
-    assert.deepEqual(names(sessions[0]), ['getWeather', 'getWeather', 'mcp_search', 'getWeather']);
-    assert.deepEqual(paired(sessions[0]), ['t1', 't2', 't3']);
+    assert.deepEqual(callNames(sessions[0]), ['getWeather', 'getWeather', 'mcp_search', 'getWeather']);
+    assert.deepEqual(pairedIds(sessions[0]), ['t1', 't2', 't3']);
     assert.deepEqual(errors(sessions[0]), [false, true, true]);
   });
 
@@ -408,7 +406,7 @@ describe('Vercel AI SDK', () => {
     const gen = { text: '18', toolCalls: [], toolResults: [], finishReason: 'stop', steps: [{ stepType: 'initial', toolCalls: [call], toolResults: [result] }, { stepType: 'tool-result', toolCalls: [], toolResults: [] }] };
     const g = read(JSON.stringify(gen));
     assert.equal(g.r.format, 'ai-sdk');
-    assert.deepEqual(paired(g.sessions[0]), ['c1']);
+    assert.deepEqual(pairedIds(g.sessions[0]), ['c1']);
     const withResponse = read(JSON.stringify({ ...gen, response: { messages: messages.slice(1) } }));
     assert.deepEqual(withResponse.sessions[0].calls.map((c) => c.id), ['c1', 'c2'], 'the response messages are the whole exchange');
     assert.deepEqual(orphans([...g.codes, ...withResponse.codes]), []);
@@ -453,12 +451,12 @@ describe('Vercel AI SDK', () => {
     for (const [text, file] of [[JSON.stringify({ type: 'log', ts: 1, data: completion }), 'log.json'], [jsonl([{ type: 'log', ts: 1, data: completion }]), 'log.jsonl']]) {
       const { r, sessions } = read(text, file);
       assert.equal(r.format, 'openai-chat', file);
-      assert.deepEqual(sessions.flatMap(names), ['get_weather'], file);
+      assert.deepEqual(sessions.flatMap(callNames), ['get_weather'], file);
     }
     const records = jsonl([{ type: 'tool_call', name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' }, { type: 'tool_result', id: '1', output: 'rain' }]);
     const { r, sessions } = read(records, 'calls.jsonl');
     assert.equal(r.format, 'generic');
-    assert.deepEqual(sessions.flatMap(names), ['get_weather']);
+    assert.deepEqual(sessions.flatMap(callNames), ['get_weather']);
   });
 });
 
@@ -475,7 +473,7 @@ describe('Mastra', () => {
   it('reads v2 memory messages, also as storage rows whose content is JSON text, with a finding located inside that text', () => {
     const recall = read(JSON.stringify({ messages: v2 }));
     assert.equal(recall.r.format, 'mastra');
-    assert.deepEqual(recall.sessions.map((s) => [s.id, paired(s)]), [['th1', ['call_1']]]);
+    assert.deepEqual(recall.sessions.map((s) => [s.id, pairedIds(s)]), [['th1', ['call_1']]]);
     const rows = v2.map(({ threadId, content, ...m }) => ({ ...m, thread_id: threadId, content: JSON.stringify(content) }));
     const text = JSON.stringify(rows, null, 2);
     const { r, sessions, codes } = read(text, 'rows.json', JSON.stringify({ tools: [{ name: 'weatherTool', inputSchema: { type: 'object', properties: { location: { type: 'integer' } } } }] }));
@@ -496,7 +494,7 @@ describe('Mastra', () => {
     const ui = [{ id: 'm2', role: 'assistant', content: '', toolInvocations: [inv], parts: [{ type: 'tool-invocation', toolInvocation: inv }] }];
     const dump = read(JSON.stringify({ messages: v1, uiMessages: ui }));
     assert.equal(dump.r.format, 'mastra');
-    assert.deepEqual(dump.sessions.map((s) => [s.id, paired(s)]), [['th1', ['call_1']]]);
+    assert.deepEqual(dump.sessions.map((s) => [s.id, pairedIds(s)]), [['th1', ['call_1']]]);
     const chunks = jsonl([
       { type: 'start', runId: 'run1', from: 'AGENT', payload: {} },
       { type: 'tool-call', runId: 'run1', from: 'AGENT', payload: { toolCallId: 'call_1', toolName: 'weatherTool', args: { location: 'SF' } } },
@@ -513,9 +511,9 @@ describe('Mastra', () => {
     const lines = read(jsonl([{ type: 'tool_call', runId: 'r1', name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' },
       { type: 'tool_result', runId: 'r1', id: '1', output: 'rain' }]), 'calls.jsonl');
     assert.equal(lines.r.format, 'generic');
-    assert.deepEqual(lines.sessions.flatMap(names), ['get_weather']);
+    assert.deepEqual(lines.sessions.flatMap(callNames), ['get_weather']);
     const env = read(JSON.stringify({ qualified_name: 'app.audit.Log', value: { name: 'get_weather', arguments: { city: 'Oslo' }, id: '1' } }), 'log.json');
     assert.notEqual(env.r.format, 'llamaindex');
-    assert.deepEqual(env.sessions.flatMap(names), ['get_weather']);
+    assert.deepEqual(env.sessions.flatMap(callNames), ['get_weather']);
   });
 });

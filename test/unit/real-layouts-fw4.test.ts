@@ -5,12 +5,9 @@
 // test, following facts of real exports.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Session } from '../../src/core';
-import { readModel } from './helpers';
+import { callNames, pairedIds, readModel } from './helpers';
 
 const S = JSON.stringify;
-const names = (s: Session) => s.calls.map((c) => c.name);
-const paired = (s: Session) => s.results.map((x) => x.callId ?? (x.callIndex === undefined ? undefined : `#${x.callIndex}`));
 
 let seq = 0;
 function obs(o: Record<string, unknown>): Record<string, unknown> {
@@ -41,8 +38,8 @@ describe('Langfuse export from the LangChain handler (LangGraph Python)', () => 
     const { sessions, codes, r } = readModel(text, { fileName: 'langgraph.trace.json' });
     assert.equal(r.format, 'langfuse');
     assert.equal(sessions.length, 1);
-    assert.deepEqual(names(sessions[0]), ['web_search']);
-    assert.deepEqual(paired(sessions[0]), ['call_a']);
+    assert.deepEqual(callNames(sessions[0]), ['web_search']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_a']);
     assert.deepEqual(sessions[0].tools.map((t) => t.name), ['web_search']);
     // "example" is not an integer: the definition from the input string is the contract applied
     assert.ok(codes.includes('type-drift'), `codes: ${codes.join(',')}`);
@@ -65,8 +62,8 @@ describe('Langfuse export from the LangChain JS handler (LangGraph JS)', () => {
 
   it('reads the one call from the GENERATION (not the chain SPANs that repeat it) and pairs the serialized ToolMessage', () => {
     const { sessions, codes } = readModel(text, { fileName: 'langgraph-js.trace.json' });
-    assert.deepEqual(names(sessions[0]), ['get_weather']);
-    assert.deepEqual(paired(sessions[0]), ['call_w']);
+    assert.deepEqual(callNames(sessions[0]), ['get_weather']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_w']);
     assert.equal(sessions[0].results[0].payload, 'sunny');
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
@@ -82,7 +79,7 @@ describe('Langfuse export from Microsoft Agent Framework (GenAI parts)', () => {
   it('takes the call id from the [run id, call id] pair and pairs the result the next model request shows', () => {
     const { sessions, codes } = readModel(exported([first, second]), { fileName: 'maf.trace.json' });
     assert.equal(sessions[0].calls[0].id, 'call_9');
-    assert.deepEqual(paired(sessions[0]), ['call_9']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_9']);
     assert.equal(sessions[0].results[0].payload, 'stormy');
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
@@ -91,8 +88,8 @@ describe('Langfuse export from Microsoft Agent Framework (GenAI parts)', () => {
     const tool = obs({ type: 'TOOL', name: 'execute_tool get_weather', startTime: at(2), input: S({ location: 'Portland' }), output: 'stormy',
       metadata: S({ attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_9' } }) });
     const { sessions } = readModel(exported([first, tool, second]), { fileName: 'maf.trace.json' });
-    assert.deepEqual(names(sessions[0]), ['get_weather']);
-    assert.deepEqual(paired(sessions[0]), ['call_9']);
+    assert.deepEqual(callNames(sessions[0]), ['get_weather']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_9']);
     assert.equal(sessions[0].results[0].at.path.includes('observations'), true);
   });
 
@@ -118,10 +115,10 @@ describe('Langfuse export from the Vercel AI SDK (v5)', () => {
 
   it('reads the call the model made (once, though two GENERATIONs show it) and pairs the TOOL observation by ai.toolCall.id', () => {
     const { sessions } = readModel(text, { fileName: 'vercel.trace.json' });
-    assert.deepEqual(names(sessions[0]), ['getWeather']);
+    assert.deepEqual(callNames(sessions[0]), ['getWeather']);
     assert.equal(sessions[0].calls[0].id, 'call_v');
     assert.equal(sessions[0].calls[0].encoding, 'json-string');
-    assert.deepEqual(paired(sessions[0]), ['call_v']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_v']);
     assert.deepEqual(sessions[0].tools.map((t) => t.name), ['getWeather']);
   });
 });

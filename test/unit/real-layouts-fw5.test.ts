@@ -3,12 +3,9 @@
 // lists read through the one reader of that list. Every trace here is small and written for the test.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Session } from '../../src/core';
-import { readModel } from './helpers';
+import { callNames, pairedIds, readModel } from './helpers';
 
 const S = JSON.stringify;
-const names = (s: Session) => s.calls.map((c) => c.name);
-const paired = (s: Session) => s.results.map((x) => x.callId ?? (x.callIndex === undefined ? undefined : `#${x.callIndex}`));
 
 let seq = 0;
 function obs(o: Record<string, unknown>): Record<string, unknown> {
@@ -30,8 +27,8 @@ describe('Langfuse export whose TOOL observation comes after the request that re
     const { sessions, codes } = readModel(exported(list), { fileName: 'export.json' });
     assert.equal(sessions.length, 1);
     const s = sessions[0];
-    assert.deepEqual(names(s), ['get_weather'], 'one call: the TOOL observation is its execution, not a call of its own');
-    assert.deepEqual(paired(s), ['call_x']);
+    assert.deepEqual(callNames(s), ['get_weather'], 'one call: the TOOL observation is its execution, not a call of its own');
+    assert.deepEqual(pairedIds(s), ['call_x']);
     // the execution's own result: its span status, its status message, its place
     assert.equal(s.results[0].transport.spanStatus, 'ERROR');
     assert.equal(s.results[0].payload, 'timeout');
@@ -57,7 +54,7 @@ describe('Langfuse export whose TOOL observation comes after the request that re
 
   it('a copy in the input stays the result when no TOOL observation recorded the execution', () => {
     const { sessions } = readModel(exported([first(), second()]), { fileName: 'export.json' });
-    assert.deepEqual(paired(sessions[0]), ['call_x']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_x']);
     assert.equal(sessions[0].results[0].payload, 'Error: timeout');
   });
 });
@@ -71,11 +68,11 @@ describe('Langfuse export with a Vercel AI SDK call list as a GENERATION output'
     ]);
     const { sessions } = readModel(text, { fileName: 'vercel.json' });
     const s = sessions[0];
-    assert.deepEqual(names(s), ['search', 'fetch']);
+    assert.deepEqual(callNames(s), ['search', 'fetch']);
     assert.deepEqual(s.calls.map((c) => c.id), ['c1', 'c2']);
     assert.deepEqual(s.calls[1].args, { url: 'u' });
     assert.deepEqual(s.calls[1].argsAt.path, ['observations', 0, 'output', 1, 'args']);
-    assert.deepEqual(paired(s), ['c2']);
+    assert.deepEqual(pairedIds(s), ['c2']);
   });
 
   it('a list with an entry that has no call id is not read as a Vercel call list', () => {
@@ -103,10 +100,10 @@ describe('Langfuse export from Koog (older Langfuse: tool spans typed SPAN; call
   it('reads both calls from the output list and pairs each tool SPAN by gen_ai.tool.call.id', () => {
     const { sessions, codes } = readModel(text, { fileName: 'koog.json' });
     const s = sessions[0];
-    assert.deepEqual(names(s), ['HelloTool', 'ByeTool']);
+    assert.deepEqual(callNames(s), ['HelloTool', 'ByeTool']);
     assert.deepEqual(s.calls.map((c) => c.id), ['call_h', 'call_b']);
     assert.deepEqual(s.calls[0].args, { name: 'Ann' });
-    assert.deepEqual(paired(s).sort(), ['call_b', 'call_h']);
+    assert.deepEqual(pairedIds(s).sort(), ['call_b', 'call_h']);
     assert.equal(s.results.find((r) => r.callId === 'call_h')?.payload, 'Hello Ann');
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
@@ -126,9 +123,9 @@ describe('Langfuse export from AG2 (chat messages as lists, execute_tool typed S
   it('one call with the model\'s id and arguments, answered by the execute_tool SPAN', () => {
     const { sessions } = readModel(text, { fileName: 'ag2.json' });
     const s = sessions[0];
-    assert.deepEqual(names(s), ['get_weather']);
+    assert.deepEqual(callNames(s), ['get_weather']);
     assert.equal(s.calls[0].encoding, 'json-string');
-    assert.deepEqual(paired(s), ['call_w']);
+    assert.deepEqual(pairedIds(s), ['call_w']);
     assert.deepEqual(s.results[0].at.path, ['observations', 2]);
   });
 });
@@ -146,10 +143,10 @@ describe('Langfuse export from Google ADK through OpenInference', () => {
   it('reads the call from the LlmResponse content, pairs the TOOL whose id the model never sent by name, and takes the result from the span attributes', () => {
     const { sessions } = readModel(text, { fileName: 'adk.json' });
     const s = sessions[0];
-    assert.deepEqual(names(s), ['say_hello']);
+    assert.deepEqual(callNames(s), ['say_hello']);
     assert.deepEqual(s.calls[0].args, { who: 'me' });
     assert.deepEqual(s.calls[0].argsAt.path, ['observations', 0, 'output', 'content', 'parts', 0, 'function_call', 'args']);
-    assert.deepEqual(paired(s), ['#0']);
+    assert.deepEqual(pairedIds(s), ['#0']);
     assert.deepEqual(s.results[0].payload, { greeting: 'Hello' });
   });
 });
@@ -168,7 +165,7 @@ describe('Langfuse export of Anthropic Messages API calls (whole requests and re
   it('pairs the tool_result blocks of the next request, keeps is_error, and reads the request\'s tools as definitions', () => {
     const { sessions, codes } = readModel(text, { fileName: 'anthropic.trace.json' });
     const s = sessions[0];
-    assert.deepEqual(paired(s), ['tu_1', 'tu_2']);
+    assert.deepEqual(pairedIds(s), ['tu_1', 'tu_2']);
     assert.equal(s.results[1].transport.isError, true);
     assert.deepEqual(s.tools.map((t) => t.name), ['Read']);
     assert.ok(codes.includes('type-drift') || codes.includes('schema-violation') || codes.some((c) => c.includes('type')), `path 7 breaks the definition: ${codes.join(',')}`);
@@ -214,8 +211,8 @@ describe('Langfuse export from Pydantic AI before v3 (GenAI events as messages)'
         input: S([{ role: 'assistant', tool_calls: [tc], 'event.name': 'gen_ai.assistant.message' }, { role: 'tool', id: 'call_p', content: 'found', name: 'lookup', 'event.name': 'gen_ai.tool.message' }]) }),
     ]);
     const { sessions } = readModel(text, { fileName: 'pydantic.trace.json' });
-    assert.deepEqual(names(sessions[0]), ['lookup']);
-    assert.deepEqual(paired(sessions[0]), ['call_p']);
+    assert.deepEqual(callNames(sessions[0]), ['lookup']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_p']);
     assert.equal(sessions[0].results[0].payload, 'found');
   });
 });
@@ -233,7 +230,7 @@ describe('Langfuse export from BeeAI through OpenInference (a ReAct agent: no st
     ]);
     const { sessions } = readModel(text, { fileName: 'beeai.json' });
     const s = sessions[0];
-    assert.deepEqual(names(s), ['Wikipedia', 'OpenMeteoTool']);
+    assert.deepEqual(callNames(s), ['Wikipedia', 'OpenMeteoTool']);
     assert.deepEqual(s.calls.map((c) => c.args), [{ query: 'Barcelona' }, { location_name: 'Barcelona' }]);
     assert.deepEqual(s.results.map((r) => r.payload), [[{ title: 'Barcelona' }], { temperature: 29 }]);
   });
@@ -249,8 +246,8 @@ describe('Langfuse export from the OpenAI Agents SDK with no TOOL observation', 
         input: S([{ content: 'weather?', role: 'user' }, { arguments: '{"city":"Tokyo"}', call_id: 'call_k', name: 'get_weather', type: 'function_call', id: 'fc_1' }, { call_id: 'call_k', output: 'sunny', type: 'function_call_output' }]) }),
     ]);
     const { sessions } = readModel(text, { fileName: 'openai-agents.trace.json' });
-    assert.deepEqual(names(sessions[0]), ['get_weather']);
-    assert.deepEqual(paired(sessions[0]), ['call_k']);
+    assert.deepEqual(callNames(sessions[0]), ['get_weather']);
+    assert.deepEqual(pairedIds(sessions[0]), ['call_k']);
     assert.equal(sessions[0].results[0].payload, 'sunny');
   });
 });
