@@ -25,7 +25,7 @@ import { blockText, readAnthropicMessage } from './anthropic';
 import { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { IdSet } from '../id-table';
-import { hasCallId, isPlainObject, latestUnanswered, SessionSet, str, type Obj } from './util';
+import { isPlainObject, latestUnanswered, markCallsElsewhere, SessionSet, str, type Obj } from './util';
 
 function isMessageLine(v: Obj): boolean {
   return (v.type === 'user' || v.type === 'assistant') && isPlainObject(v.message);
@@ -238,11 +238,7 @@ class ClaudeCodeReader {
   private answeredOutside(b: SessionBuilder, key: string, line: Obj, from: number): void {
     const source = str(line.sourceToolAssistantUUID) ?? str(line.parentUuid);
     if (source === undefined || this.seen.get(key)?.has(source)) return;
-    const all = b.session.results;
-    for (let i = from; i < all.length; i++) {
-      const id = all[i].callId;
-      if (id !== undefined && !hasCallId(b, id)) all[i].callElsewhere = true;
-    }
+    markCallsElsewhere(b, from);
   }
 }
 

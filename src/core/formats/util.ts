@@ -246,9 +246,10 @@ function pairingOf(b: SessionBuilder): Pairing {
  *  they are no orphans. */
 export function markCallsElsewhere(b: SessionBuilder, from: number): void {
   const results = b.session.results;
-  if (results.length <= from) return;
-  const ids = new Set(b.session.calls.map((c) => c.id));
-  for (let i = from; i < results.length; i++) if (results[i].callId !== undefined && !ids.has(results[i].callId)) results[i].callElsewhere = true;
+  for (let i = from; i < results.length; i++) {
+    const id = results[i].callId;
+    if (id !== undefined && !hasCallId(b, id)) results[i].callElsewhere = true;
+  }
 }
 
 /** The earliest call named `name` (any call, without one) that no result answers yet (by id or by position). */
