@@ -14,6 +14,7 @@ import type { SessionBuilder } from './builder';
 import type { Doc } from '../parse/doc';
 import type { TransportSignals } from '../model';
 import { isPlainObject, str, type Obj } from './util';
+import { blockText } from './anthropic';
 
 /** A compact transcript record, beyond doubt: Entire's own test (`v` set, `cli_version` not empty) plus its
  *  agent, kind and content. */
@@ -31,12 +32,6 @@ function signalsOf(result: Obj): TransportSignals {
   return status !== undefined && FAILED.has(status) ? { isError: true } : {};
 }
 
-/** The text blocks of a message, for its calls' `messageText`. */
-function textOf(content: unknown[]): string | undefined {
-  const parts = content.filter((p): p is Obj => isPlainObject(p) && p.type === 'text' && typeof p.text === 'string').map((p) => p.text as string);
-  return parts.length ? parts.join('\n') : undefined;
-}
-
 /** Reads one assistant record; `sameTurn` is the turn of the record before when it carried the same message id
  *  (Entire merges only a message's adjacent fragments, so one message may still span two records). Returns the
  *  turn its calls took, if any. */
@@ -49,7 +44,7 @@ function readAssistant(b: SessionBuilder, doc: Doc, line: Obj, sameTurn: number 
     return sameTurn;
   }
   const turn = sameTurn ?? b.newTurn(); // one message: its calls are one turn
-  const messageText = textOf(blocks);
+  const messageText = blockText(blocks) || undefined;
   blocks.forEach((p, j) => {
     if (!isPlainObject(p) || p.type !== 'tool_use' || typeof p.name !== 'string') return;
     const at = { doc, path: ['content', j] };
