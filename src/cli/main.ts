@@ -3,7 +3,7 @@
 // I/O or contract error (one line on stderr).
 import './heap-flags'; // first: `check` sets its V8 flags before the rest of the CLI loads
 import { parseArgs } from 'node:util';
-import { checkText, CODES, codesMarkdown, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, sarifWriter, type Severity, textWriter } from '../core';
+import { checkText, CODES, codesMarkdown, decodeText, jsonlWriter, jsonWriter, LineIndex, markdownWriter, packsMarkdown, sarifWriter, type Severity, textWriter } from '../core';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadConfiguredContracts } from './contracts';
@@ -155,7 +155,7 @@ async function namedFiles(given: string[]): Promise<string[]> {
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeText(Buffer.concat(chunks)); // UTF-8 or UTF-16 (PowerShell's pipe), without its BOM
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -8,7 +8,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { getHeapStatistics } from 'node:v8';
 import { createGunzip } from 'node:zlib';
 import { StreamedLineIndex } from './line-starts';
-import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, DOCUMENT_CHANGED, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type FindingSink, type StreamLimits } from '../core';
+import { checkBytes, checkDocumentStream, DEFAULT_STREAM_LIMITS, DOCUMENT_CHANGED, JSONL_NAME, LineIndex, ReadLimit, shapeFromHead, TraceChecker, type CheckOptions, type FileResult, type FindingSink, type StreamLimits, utf8Of, utf8Stream } from '../core';
 import { LimitError } from './limits';
 
 const CONTAINER = /\.(?:eval|zip)$/i;
@@ -46,10 +46,11 @@ async function headOf(file: string, name: string): Promise<{ shape: 'lines' | 'd
     const complete = bytesRead < buf.length;
     // a cut UTF-8 sequence at the end of the head only affects the last line, which decides nothing; when the head
     // cannot tell, the whole is read and addText decides with its own (single) parse
-    const head = shapeFromHead(buf.subarray(0, bytesRead).toString('utf8'), name, complete);
+    const bytes = toBuffer(utf8Of(buf.subarray(0, bytesRead))); // a UTF-16 head (parse/encoding.ts) as UTF-8
+    const head = shapeFromHead(bytes.toString('utf8'), name, complete);
     // a whole file the head cannot tell (a first line that is not JSON alone: objects pretty-printed one after
     // another, a broken first line) is read whole, and addText decides as checkText does, whatever its name
-    return { shape: head ?? (!complete && JSONL_NAME.test(name) ? 'lines' : 'document'), whole: complete ? buf.subarray(0, bytesRead) : undefined };
+    return { shape: head ?? (!complete && JSONL_NAME.test(name) ? 'lines' : 'document'), whole: complete ? bytes : undefined };
   } finally {
     await handle.close();
   }
@@ -73,7 +74,7 @@ async function checkPlainOrGzip(file: string, options: CheckOptions, findings?: 
   const head = gzip ? undefined : await headOf(file, inner);
   if (gzip ? !JSONL_NAME.test(inner) : head!.shape === 'document') {
     if (!gzip && (head!.whole !== undefined || (await fs.stat(file)).size <= DEFAULT_STREAM_LIMITS.wholeChars)) {
-      const text = (head!.whole ?? (await fs.readFile(file))).toString('utf8');
+      const text = (head!.whole ?? toBuffer(utf8Of(await fs.readFile(file)))).toString('utf8');
       const checker = new TraceChecker({ ...options, fileName: inner });
       checker.addText(text);
       return { result: checker.finish(), index: LineIndex.of(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
@@ -117,6 +118,10 @@ function processLimits(): Partial<StreamLimits> {
     maxWholeChars: Math.min(MAX_STRING, Math.floor(heap / 16)),
     check: () => (getHeapStatistics().used_heap_size > 0.85 * heap ? `limit reached: checking this document needs more than the ${mb} MB heap (sessions still open or kept; node --max-old-space-size raises it)` : undefined),
   };
+}
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The longest string V8 makes (0x1fffffe8 characters). */
@@ -163,7 +168,11 @@ export function fileStream(file: string, gzip: boolean): Readable {
  * buffer per read would be garbage the heap does not see (a few bytes of object each), collected only once tens of
  * MB of them wait.
  */
-export async function* fileBytes(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+export function fileBytes(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
+  return utf8Stream(rawFileBytes(file, gzip)); // a UTF-16 file as UTF-8 (parse/encoding.ts); UTF-8 passes as it is
+}
+
+async function* rawFileBytes(file: string, gzip: boolean): AsyncGenerator<Uint8Array> {
   if (gzip) {
     for await (const buf of fileStream(file, true)) yield buf as Buffer;
     return;

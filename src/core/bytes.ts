@@ -1,5 +1,5 @@
 // The bytes entry point: a file as it is on disk. Containers (an Inspect AI `.eval` zip) become the JSON text
-// their members make (see parse/container.ts); anything else is decoded as UTF-8 and checked like any text. The
+// their members make (see parse/container.ts); anything else is decoded (UTF-8, or UTF-16: parse/encoding.ts) and checked like any text. The
 // text the positions refer to is returned with the result. One JSON document arriving as a stream of bytes (too
 // large, maybe, for one string) is checked in parts by checkDocumentStream.
 import { checkText, TraceChecker, type CheckOptions, type FileResult } from './engine';
@@ -7,6 +7,7 @@ import { readContainer } from './parse/container';
 import { partDoc, pieceOffset } from './parse/doc';
 import { DocumentSplitter, PartReplay, SplitError, SplitLimit, type Part, type PartRecipe } from './parse/split';
 import { TextStamp } from './parse/text-stamp';
+import { utf8Of, utf8Stream } from './parse/encoding';
 
 export interface BytesResult extends FileResult {
   /** The text that was checked (and that finding spans refer to). */
@@ -16,6 +17,7 @@ export interface BytesResult extends FileResult {
 }
 
 export function checkBytes(bytes: Uint8Array, options: CheckOptions = {}): BytesResult {
+  bytes = utf8Of(bytes); // a UTF-16 file (PowerShell's `>`) is read as the text it holds
   const inner = readContainer(bytes);
   if (!inner) {
     const text = new TextDecoder('utf-8').decode(bytes);
@@ -205,7 +207,7 @@ function parsePart(part: Part): unknown {
 async function* decoded(bytes: AsyncIterable<Uint8Array>): AsyncIterable<string> {
   const decoder = new TextDecoder('utf-8', UTF8);
   let carry: Uint8Array | undefined;
-  for await (let b of bytes) {
+  for await (let b of utf8Stream(bytes)) {
     if (carry) {
       const joined = new Uint8Array(carry.length + b.length);
       joined.set(carry);

@@ -41,6 +41,7 @@ export { callsOnLine, checkForFreeze, freeze, verdictText, isDrift, renderReplay
 export { joinInside } from './fixtures/names';
 export { inferContract, renderContract } from './contracts/infer';
 export { buildDecisionTable, replayFixturesByCall, GATES, GATE_OF_CODE, rowAt, type TableOptions, type DecisionTable, type FixtureReplays, type GateId, type GateCell, type CellStatus, type CensusTool, type TableRow } from './report/decision-table';
+export { decodeText, utf16Of, utf8Of, utf8Stream, Utf8Transcoder } from './parse/encoding';
 export { containerText, readContainer, useZstd, type Container } from './parse/container';
 export { useBrotli } from './parse/yaml';
 export { codesMarkdown } from './report/codes-doc';

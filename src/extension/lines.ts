@@ -1,7 +1,7 @@
 // Offsets to positions for text that is not open in an editor, by VS Code's line breaks (\n, \r\n, \r): the core's
 // LineIndex with its 'editor' rule, as 0-based vscode.Positions.
 import * as vscode from 'vscode';
-import { LineIndex } from '../core';
+import { decodeText, LineIndex } from '../core';
 
 export class EditorLines {
   private readonly index: LineIndex;
@@ -25,12 +25,9 @@ export function rangeOf(p: Positioner, span: { start: number; end: number }): vs
   return new vscode.Range(p.positionAt(span.start), p.positionAt(Math.max(span.start, span.end)));
 }
 
-const decoder = new TextDecoder('utf-8');
-
-/** File bytes as the editor would show them: UTF-8, without a byte-order mark. */
+/** File bytes as the editor would show them: UTF-8 or UTF-16 (core parse/encoding.ts), without a byte-order mark. */
 export function decode(bytes: Uint8Array): string {
-  const text = decoder.decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return decodeText(bytes);
 }
 
 /** A document's length in characters without joining its text (getText of a 20 MB document costs tens of ms). */

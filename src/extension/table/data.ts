@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { buildDecisionTable, FIXTURE_SUFFIX, GATES, GATE_OF_CODE, replayFixturesByCall, type CheckOptions, type ContractSet, type DecisionTable, type FileResult, type Finding, type FixtureReplays, type GateId, type Profile, type CallMark } from '../../core';
 import { BACKGROUND_CHECK_SIZE, checkOptions, runCheck } from '../diagnostics';
-import { documentLength } from '../lines';
+import { decode, documentLength } from '../lines';
 import type { BackgroundResult, CheckJob } from '../background';
 import { fixturesFolderFor } from '../fixtures/freeze';
 import { readSettings } from '../settings';
@@ -18,7 +18,6 @@ export interface LiveModel {
   backgroundCheck?(text: string, options: CheckOptions, signal?: AbortSignal, table?: CheckJob['table']): Promise<BackgroundResult> | undefined;
 }
 
-const decoder = new TextDecoder();
 
 /** Fixture files replayed against one contract set, per fixtures folder. */
 export class FixtureCache implements vscode.Disposable {
@@ -73,7 +72,7 @@ export class FixtureCache implements vscode.Disposable {
     const files: { name: string; text: string }[] = [];
     for (const uri of uris) {
       try {
-        files.push({ name: vscode.workspace.asRelativePath(uri, false), text: decoder.decode(await vscode.workspace.fs.readFile(uri)) });
+        files.push({ name: vscode.workspace.asRelativePath(uri, false), text: decode(await vscode.workspace.fs.readFile(uri)) });
       } catch {
         // gone since the search: skip
       }
