@@ -8,6 +8,7 @@ import { parseYaml, YAML_NAME } from './yaml';
 import { LOG_LINE } from './log-lines';
 import { valueSequence } from './sequence';
 import { keptPrefix } from './truncated';
+import { parseJsonOrPython } from './non-finite';
 
 export { JSONL_NAME };
 
@@ -69,7 +70,8 @@ export type ParsedUnit = { ok: true; doc: Doc } | { ok: false; failure: ParseFai
 /** Parse one unit of JSON text at `base` in the file. */
 export function parseUnit(text: string, base: number): ParsedUnit {
   try {
-    return { ok: true, doc: topDoc(text, base, JSON.parse(text)) };
+    const parsed = parseJsonOrPython(text); // Python's NaN / Infinity too (non-finite.ts)
+    return { ok: true, doc: topDoc(parsed.text, base, parsed.value) };
   } catch (e) {
     const failure = e instanceof SyntaxError ? locateParseFailure(text, e.message) : { span: { start: 0, end: 1 }, message: String((e as Error).message) };
     return { ok: false, failure: { span: { start: base + failure.span.start, end: base + failure.span.end }, message: failure.message } };
@@ -112,7 +114,7 @@ function parsesAlone(line: string): boolean {
   const t = line.trim();
   if (!t.startsWith('{') && !t.startsWith('[')) return false;
   try {
-    JSON.parse(t);
+    parseJsonOrPython(t);
     return true;
   } catch {
     return false;
@@ -169,7 +171,7 @@ export function textShape(text: string, fileName?: string, complete = true): 'li
   if (head) return head;
   if (!complete) return fileName !== undefined && JSONL_NAME.test(fileName) ? 'lines' : 'document';
   try {
-    JSON.parse(text);
+    parseJsonOrPython(text);
     return 'document';
   } catch {
     return linesAfterBrokenFirst(text, fileName) ? 'lines' : 'document';
