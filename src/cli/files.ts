@@ -1,7 +1,7 @@
 // Finding files on disk: trace files under folders, and contract files named by --contracts.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { looksLikeCassette, matchesGlob, TRACE_NAME, walkSkips, YAML_NAME } from '../core';
+import { looksLikeCassette, matchesGlob, TEXT_LOG_NAME, TRACE_NAME, traceTextHead, walkSkips, YAML_NAME } from '../core';
 import { fileBytes } from './stream';
 
 const CONTRACT_EXT = /\.(json|jsonc)$/i;
@@ -52,14 +52,17 @@ async function headText(file: string): Promise<string> {
 }
 
 /** Trace files under the given paths (files named explicitly are always taken), minus contract files. A folder's
- *  YAML files are taken only when their head is a recorded HTTP cassette's (core looksLikeCassette). */
+ *  YAML files are taken only when their head is a recorded HTTP cassette's (core looksLikeCassette), `.log` and
+ *  `.txt` files only when theirs reads like a trace (core traceTextHead). */
 export async function findTraceFiles(paths: string[], exclude: Set<string>): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     const found: string[] = [];
-    await walk(p, (f) => (TRACE_NAME.test(f.replace(/\.gz$/i, '')) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f)) || YAML_NAME.test(f.replace(/\.gz$/i, '')), found);
+    const byHead = (f: string) => YAML_NAME.test(f.replace(/\.gz$/i, '')) || TEXT_LOG_NAME.test(f.replace(/\.gz$/i, ''));
+    await walk(p, (f) => (TRACE_NAME.test(f.replace(/\.gz$/i, '')) && !/\.contract\.jsonc?$/i.test(f) && !/\.(fixture|config)\.json$/i.test(f)) || byHead(f), found);
     for (const f of found) {
-      if (f === p || !YAML_NAME.test(f.replace(/\.gz$/i, '')) || looksLikeCassette(await headText(f))) out.push(f);
+      if (f === p || !byHead(f)) out.push(f);
+      else if (YAML_NAME.test(f.replace(/\.gz$/i, '')) ? looksLikeCassette(await headText(f)) : traceTextHead(await headText(f))) out.push(f);
     }
   }
   return [...new Set(out.map((f) => path.resolve(f)))].filter((f) => !exclude.has(f));

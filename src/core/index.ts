@@ -11,7 +11,7 @@ export { emptyContracts, type ContractSet, type ToolContract } from './contracts
 export type { Profile } from './contracts/compile';
 export { CODES, CHECKS, type CodeInfo } from './checks';
 export { ADAPTERS, SHAPE_READER, adapterById, claims, readerIds, type FormatAdapter } from './formats';
-export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape } from './parse/reader';
+export { JSONL_NAME, LineIndex, readsAsLines, shapeFromHead, textShape, traceTextHead } from './parse/reader';
 export { lastAtOrBefore } from './parse/line-index';
 export { LOG_LINE } from './parse/log-lines';
 export { looksLikeCassette, YAML_NAME } from './parse/yaml';
@@ -34,7 +34,7 @@ export type { ReportSummary, ReportWriter } from './report/writer';
 export { applyBaseline, baselineMarker, buildBaseline, parseBaseline, renderBaseline, type Baseline } from './baseline';
 export { isIgnored, type IgnoreRule, matchesGlob, CONFIG_FILE, engineSeverity, matchesAnyGlob, mergeConfig, parseConfig, type ContractGuardConfig } from './config';
 export { isPlainObject, type Obj } from './objects';
-export { TRACE_NAME, walkSkips } from './names';
+export { TEXT_LOG_NAME, TRACE_NAME, walkSkips } from './names';
 export { FIXTURE_SUFFIX } from './fixtures/format';
 export { renderCompareMarkdown, renderCompareText, renderCoverageMarkdown, renderCoverageText } from './report/compare-render';
 export { callsOnLine, checkForFreeze, freeze, verdictText, isDrift, renderReplayTable, replayFixture, replaySummary, type ReplayOutcome, answer, indexFixtures, type FixtureIndex, callAt, type CallSite, type CheckedTrace, verdictOf, parseFixture } from './fixtures';

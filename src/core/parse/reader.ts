@@ -109,6 +109,19 @@ export function stripBom(text: string): string {
 /** A Server-Sent Events line (`data: {...}`, `event: x`, `id:`, `retry:`, a `:` comment): a recorded stream body. */
 export const SSE_LINE = /^(data|event|id|retry):|^:/;
 
+/** Whether the head of a plain-text file (a `.log`, a `.txt`: names.ts TEXT_LOG_NAME) reads like a trace: its first
+ *  line that is not blank is JSON on its own, a recorded SSE stream's `data:` line, or a line of a log that frames
+ *  JSON messages (log-lines.ts). A walk of folders takes such files; other text is not looked at. */
+export function traceTextHead(head: string): boolean {
+  const from = head.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const m = /[^\s]/.exec(from ? head.slice(from) : head);
+  if (!m) return false;
+  const start = from + m.index;
+  const nl = head.indexOf('\n', start);
+  const first = head.slice(start, nl === -1 ? head.length : nl).replace(/\r$/, '');
+  return parsesAlone(first) || /^data: ?[{[]/.test(first) || LOG_LINE.test(first);
+}
+
 /** Whether one line of text parses as JSON on its own. */
 function parsesAlone(line: string): boolean {
   const t = line.trim();
