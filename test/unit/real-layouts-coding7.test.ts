@@ -1,0 +1,49 @@
+// Layouts of coding-agent transcripts swept in round seven. Every trace here is small and written for the test,
+// after the writers' sources and the layouts public samples show.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonl, readTrace } from './helpers';
+
+describe('Codex paginated rollout: outcomes in completed turn items', () => {
+  const meta = { timestamp: '2026-09-18T09:31:07.106Z', ordinal: 0, type: 'session_meta',
+    payload: { id: '01a0b3da-0000-7000-8000-000000000001', cwd: '/w', originator: 'codex-tui', cli_version: '0.154.0', history_mode: 'paginated' } };
+  const line = (ordinal: number, type: string, payload: unknown, extra: object = {}) => ({ timestamp: '2026-09-18T09:31:08Z', ordinal, type, payload, ...extra });
+  const done = (ordinal: number, item: object) => line(ordinal, 'event_msg', { type: 'item_completed', thread_id: 't', turn_id: 'u1', item });
+
+  it('reads each call once, from its response item, with the error its turn item records', () => {
+    const text = jsonl(meta,
+      line(1, 'turn_context', { turn_id: 'u1', cwd: '/w', model: 'gpt-5.5' }),
+      line(2, 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'search' }] }),
+      done(3, { type: 'UserMessage', id: 'm1', content: [{ type: 'text', text: 'search' }] }),
+      line(4, 'response_item', { type: 'function_call', id: 'fc_1', name: 'mcp__docs__search', arguments: '{"query":"x"}', call_id: 'call_A' }),
+      line(5, 'response_item', { type: 'function_call_output', call_id: 'call_A', output: 'boom' }),
+      done(6, { type: 'McpToolCall', id: 'call_A', server: 'docs', tool: 'search', arguments: { query: 'x' }, status: 'failed', error: { message: 'boom' } }),
+      line(7, 'response_item', { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch', call_id: 'call_B' }),
+      done(8, { type: 'FileChange', id: 'call_B', changes: {}, status: 'completed' }),
+      line(9, 'response_item', { type: 'custom_tool_call_output', call_id: 'call_B', output: 'Success.' }),
+      line(10, 'response_item', { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"false"}', call_id: 'call_C' }),
+      line(11, 'response_item', { type: 'function_call_output', call_id: 'call_C', output: 'done' }),
+      done(12, { type: 'CommandExecution', id: 'call_C', command: 'false', status: 'failed', exit_code: 1 }),
+      line(13, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] }, { metadata: { client_authored: false } }));
+    const { r, sessions } = readTrace(text, { fileName: 'rollout-2026-09-18T09-31-07-01a0b3da.jsonl' });
+    assert.equal(r.format, 'codex');
+    const s = sessions[0];
+    assert.equal(s.id, '01a0b3da-0000-7000-8000-000000000001');
+    assert.deepEqual(s.calls.map((c) => [c.name, c.id, c.turn]), [['mcp__docs__search', 'call_A', 1], ['apply_patch', 'call_B', 2], ['exec_command', 'call_C', 3]]);
+    assert.deepEqual(s.calls[0].args, { query: 'x' });
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.transport.exitCode]),
+      [['call_A', true, undefined], ['call_B', false, undefined], ['call_C', true, 1]]);
+  });
+
+  it('leaves a turn item of no call read (a code-mode script\'s command) alone: no call, no result', () => {
+    const text = jsonl(meta,
+      line(1, 'turn_context', { turn_id: 'u1', cwd: '/w', model: 'gpt-5.5' }),
+      line(2, 'response_item', { type: 'custom_tool_call', name: 'exec', input: 'await tools.exec_command({cmd: "ls"})', call_id: 'x1' }),
+      done(3, { type: 'CommandExecution', id: 'exec-1', command: 'ls', status: 'failed', exit_code: 2 }),
+      line(4, 'response_item', { type: 'custom_tool_call_output', call_id: 'x1', output: [{ type: 'input_text', text: 'Script completed' }] }));
+    const { sessions } = readTrace(text, { fileName: 'rollout.jsonl' });
+    const s = sessions[0];
+    assert.deepEqual(s.calls.map((c) => [c.name, c.id]), [['exec', 'x1']]);
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.transport.exitCode]), [['x1', undefined, undefined]]);
+  });
+});
