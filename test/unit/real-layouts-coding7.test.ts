@@ -47,3 +47,45 @@ describe('Codex paginated rollout: outcomes in completed turn items', () => {
     assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.transport.exitCode]), [['x1', undefined, undefined]]);
   });
 });
+
+describe('Roo Code CLI stream-json: the ui messages retold as events', () => {
+  const mcpAsk = JSON.stringify({ type: 'use_mcp_tool', serverName: 'gh', toolName: 'get_issue', arguments: '{"n":1}' });
+  const events = [
+    { type: 'system', subtype: 'init', content: 'Task started' },
+    { type: 'assistant', id: 1760000000100, content: 'Reading the file.', done: true },
+    // a streamed ask comes again under its ts as it grows: the last copy is the call
+    { type: 'tool_use', id: 1760000000200, subtype: 'tool', tool_use: { name: 'readFile', input: { tool: 'readFile', path: 'src/a' } } },
+    { type: 'tool_use', id: 1760000000200, subtype: 'tool', tool_use: { name: 'readFile', input: { tool: 'readFile', path: 'src/a.ts' } } },
+    { type: 'assistant', id: 1760000000300, content: 'Running the tests.', done: true },
+    { type: 'tool_use', id: 1760000000400, subtype: 'command', tool_use: { name: 'execute_command', input: { command: 'npm test' } } },
+    { type: 'tool_result', tool_result: { name: 'execute_command', output: '1 failing', exitCode: 1 } },
+    { type: 'assistant', id: 1760000000500, content: 'Checking the issue.', done: true },
+    { type: 'tool_use', id: 1760000000600, subtype: 'mcp', tool_use: { name: 'mcp_server', input: { raw: mcpAsk } } },
+    { type: 'tool_result', subtype: 'mcp', tool_result: { name: 'mcp_server', output: 'Error:\nnot found' } },
+    { type: 'result', id: 1760000000700, content: 'Done', done: true, success: true, cost: { totalCost: 0.01 } },
+  ];
+
+  function check(r: ReturnType<typeof readTrace>['r'], sessions: ReturnType<typeof readTrace>['sessions']) {
+    assert.equal(r.format, 'cline');
+    const s = sessions[0];
+    assert.deepEqual(s.calls.map((c) => [c.name, c.turn]), [['read_file', 1], ['execute_command', 2], ['get_issue', 3]]);
+    assert.deepEqual(s.calls[0].args, { tool: 'readFile', path: 'src/a.ts' });
+    assert.equal(s.calls[1].args, 'npm test');
+    assert.deepEqual(s.calls[2].args, { n: 1 });
+    // the file's content went to the model unshown: answered all the same, once the model spoke again
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.payload, x.transport.isError, x.transport.exitCode]),
+      [[0, undefined, undefined, undefined], [1, '1 failing', undefined, 1], [2, 'Error:\nnot found', true, undefined]]);
+    assert.deepEqual(r.findings.filter((f) => f.code === 'orphan-call'), []);
+  }
+
+  it('reads the stream (one event a line)', () => {
+    const { r, sessions } = readTrace(jsonl(...events), { fileName: 'roo.jsonl' });
+    check(r, sessions);
+  });
+
+  it('reads --output-format json: the same events inside the result', () => {
+    const text = JSON.stringify({ type: 'result', success: true, content: 'Done', events: events.filter((e) => e.type !== 'result') }, null, 2);
+    const { r, sessions } = readTrace(text, { fileName: 'roo.json' });
+    check(r, sessions);
+  });
+});
