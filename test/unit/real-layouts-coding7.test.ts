@@ -89,3 +89,23 @@ describe('Roo Code CLI stream-json: the ui messages retold as events', () => {
     check(r, sessions);
   });
 });
+
+describe('Codex app-server: dynamic tool calls', () => {
+  it('reads a dynamicToolCall item as the call of the client\'s tool, its completed copy the outcome', () => {
+    const n = (method: string, item: object) => ({ method, params: { threadId: 'th_1', turnId: 'tu_1', item } });
+    const text = jsonl(
+      n('item/started', { type: 'dynamicToolCall', id: 'call_D1', tool: 'lookup_ticket', arguments: { key: 'ABC-1' }, status: 'inProgress', contentItems: null, success: null }),
+      n('item/completed', { type: 'dynamicToolCall', id: 'call_D1', tool: 'lookup_ticket', arguments: { key: 'ABC-1' }, status: 'completed',
+        contentItems: [{ type: 'inputText', text: 'not found' }], success: false, durationMs: 12 }),
+      n('item/started', { type: 'commandExecution', id: 'call_C1', command: 'ls', cwd: '/w', status: 'inProgress' }),
+      n('item/completed', { type: 'commandExecution', id: 'call_C1', command: 'ls', cwd: '/w', status: 'completed', aggregatedOutput: 'a', exitCode: 0 }));
+    const { r, sessions } = readTrace(text, { fileName: 'app-server.jsonl' });
+    assert.equal(r.format, 'codex');
+    const s = sessions[0];
+    assert.equal(s.id, 'th_1');
+    assert.deepEqual(s.calls.map((c) => [c.name, c.id]), [['lookup_ticket', 'call_D1'], ['command_execution', 'call_C1']]);
+    assert.deepEqual(s.calls[0].args, { key: 'ABC-1' });
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.transport.exitCode]), [['call_D1', true, undefined], ['call_C1', undefined, 0]]);
+    assert.deepEqual(s.results[0].payload, [{ type: 'inputText', text: 'not found' }]);
+  });
+});

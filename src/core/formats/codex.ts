@@ -37,8 +37,9 @@
 // The app-server (`codex app-server`, the protocol the IDE extension speaks) sends the same items as JSON-RPC
 // notifications `{method: "item/started" | "item/completed", params: {threadId, turnId, item}}`, spelled in
 // camelCase (`commandExecution {command, aggregatedOutput, exitCode, status}`, `mcpToolCall`, `fileChange`,
-// `webSearch`; status `inProgress` / `completed` / `failed` / `declined`); `codex mcp-server` sends the core events
-// below as `codex/event` notifications `{params: {id, msg}}`.
+// `webSearch`; status `inProgress` / `completed` / `failed` / `declined`), and adds `dynamicToolCall {tool,
+// arguments, status, contentItems, success}`: a call of a tool the client itself provides (and answers). `codex
+// mcp-server` sends the core events below as `codex/event` notifications `{params: {id, msg}}`.
 // Before those thread events (codex-rs up to about 0.40), `codex exec --json` printed the protocol's own events,
 // one `{id, msg: {type, ...}}` per line (`id` is the submission the event answers), after a config summary line
 // (`{model, workdir, sandbox, approval, ...}`) and a `{prompt}` echo. The calls are the begin/end event pairs of a
@@ -199,7 +200,8 @@ const EXEC_KEYS: ItemKeys = { output: 'aggregated_output', exitCode: 'exit_code'
 const APP_KEYS: ItemKeys = { output: 'aggregatedOutput', exitCode: 'exitCode' };
 
 /** The app-server's (protocol v2) item types, by the exec stream's name for the same item. */
-const APP_ITEMS = new Map([['commandExecution', 'command_execution'], ['mcpToolCall', 'mcp_tool_call'], ['fileChange', 'file_change'], ['webSearch', 'web_search']]);
+const APP_ITEMS = new Map([['commandExecution', 'command_execution'], ['mcpToolCall', 'mcp_tool_call'], ['fileChange', 'file_change'], ['webSearch', 'web_search'],
+  ['dynamicToolCall', 'dynamic_tool_call']]);
 
 /** What a finished exec item (of kind `kind`, the exec stream's type name) says of how its call went. */
 function execOutcome(item: Obj, kind: string, keys: ItemKeys): { payloadKey?: string; transport: TransportSignals } {
@@ -216,6 +218,9 @@ function execOutcome(item: Obj, kind: string, keys: ItemKeys): { payloadKey?: st
     }
     case 'file_change':
       return { payloadKey: 'changes', transport: failed ? { isError: true } : statusSignal(item.status, true) };
+    case 'dynamic_tool_call':
+      // the client's answer: its content items and whether it succeeded
+      return { payloadKey: 'contentItems', transport: { isError: failed || item.success === false } };
     default:
       // a search completes when its results reached the agent
       return { transport: { isError: false } };
@@ -337,6 +342,9 @@ class CodexReader {
       }
       case 'file_change':
         this.fileChange(at, id, item.changes);
+        return;
+      case 'dynamic_tool_call':
+        this.b.call({ name: str(item.tool) ?? '', id, at, namePath: ['tool'], argsPath: ['arguments'], args: item.arguments ?? {}, expect: 'object' });
         return;
       default: {
         // the hosted search: its action when recorded, else the query it ran
