@@ -109,3 +109,34 @@ describe('Codex app-server: dynamic tool calls', () => {
     assert.deepEqual(s.results[0].payload, [{ type: 'inputText', text: 'not found' }]);
   });
 });
+
+describe('Roo Code CLI stream-json: newer deltas', () => {
+  it('reads a growing ask by its done copy, a command output by its deltas and the exit code of its done event, and no call of an ask never done', () => {
+    const text = jsonl(
+      { type: 'system', subtype: 'init', content: 'Task started' },
+      { type: 'tool_use', id: 101, subtype: 'command', content: 'g', tool_use: { name: 'execute_command', input: { command: 'g' } } },
+      { type: 'tool_use', id: 101, subtype: 'command', content: 'h pr', tool_use: { name: 'execute_command', input: { command: 'h pr' } } },
+      { type: 'tool_use', id: 101, subtype: 'command', tool_use: { name: 'execute_command', input: { command: 'gh pr' } }, done: true },
+      { type: 'tool_result', id: 101, subtype: 'command', tool_result: { name: 'execute_command', output: 'line1\n' } },
+      { type: 'tool_result', id: 101, subtype: 'command', tool_result: { name: 'execute_command', output: 'line2\n' } },
+      { type: 'tool_result', id: 101, subtype: 'command', tool_result: { name: 'execute_command', exitCode: 17 }, done: true },
+      { type: 'assistant', id: 102, content: 'Reading it.', done: true },
+      { type: 'tool_use', id: 103, subtype: 'tool', content: '{"tool":"readFile","path":"a', tool_use: { name: 'readFile' } },
+      { type: 'result', id: 104, content: 'Stopped', done: true, success: false });
+    const { r, sessions } = readTrace(text, { fileName: 'roo.jsonl' });
+    assert.equal(r.format, 'cline');
+    const s = sessions[0];
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args]), [['execute_command', 'gh pr']]);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.payload, x.transport.exitCode]), [[0, 'line1\nline2\n', 17]]);
+  });
+
+  it('reads an older CLI\'s resent whole outputs (no id) once, as their last copy', () => {
+    const text = jsonl(
+      { type: 'tool_use', id: 201, subtype: 'command', tool_use: { name: 'execute_command', input: { command: 'ls' } } },
+      { type: 'tool_result', tool_result: { name: 'execute_command', output: 'a' } },
+      { type: 'tool_result', tool_result: { name: 'execute_command', output: 'a\nb' } },
+      { type: 'result', id: 202, content: 'Done', done: true, success: true });
+    const { sessions } = readTrace(text, { fileName: 'roo.jsonl' });
+    assert.deepEqual(sessions[0].results.map((x) => [x.callIndex, x.payload]), [[0, 'a\nb']]);
+  });
+});

@@ -20,8 +20,11 @@
 //   `tool_result {subtype?, tool_result: {name, output, error?, exitCode?}}` (a command's output, an MCP response,
 //   a browser result: no id, so it answers the latest call of its kind), between `assistant` / `thinking` / `user`
 //   text events (each a new model message) and a closing `result`. A streamed ask is sent again, under the same
-//   id, each time it grows: the last copy is the call. `--output-format json` prints the same events once, inside
-//   `{type: 'result', success, events: [...]}`.
+//   id, each time it grows: the last copy is the call. Newer CLIs send a growing ask as deltas (`content`, and an
+//   input of the delta alone) closed by a `done` copy of the whole ask (an ask never done never ran), and a
+//   command's output as `tool_result` deltas under the command's id closed by a `done` one with its `exitCode`;
+//   older ones resend the whole output, without an id, as it grows. `--output-format json` prints the same events
+//   once, inside `{type: 'result', success, events: [...]}`.
 // Error signals are Cline's and Roo's own words ("The tool execution failed…", "The user denied this operation.",
 // Roo's {"status": "error"}), MCP's "Error:\n" prefix (Cline writes it when the tool's isError was set, so an MCP
 // result without it is isError false) and Roo's "Exit code: N". Partial (interrupted) ui messages never ran.
@@ -470,6 +473,8 @@ function rooResultKind(e: Obj, r: Obj): UiKind {
 class RooCliReader {
   /** The latest copy of the ask being streamed: the call once another event comes. */
   private held?: { doc: Doc; base: JsonPath; e: Obj };
+  /** The result being streamed: its first event, and what its copies said so far. */
+  private heldResult?: { at: NodeRef; e: Obj; kind: UiKind; text: string; chunks: number; error?: string; exitCode?: number };
   /** Where each call since the last model message was made. */
   private readonly made = new Map<number, NodeRef>();
 
@@ -477,6 +482,7 @@ class RooCliReader {
 
   event(doc: Doc, base: JsonPath, e: Obj): void {
     if (this.held && !(e.type === 'tool_use' && e.id === this.held.e.id)) this.flush();
+    if (this.heldResult && !(e.type === 'tool_result' && this.sameResult(e))) this.flushResult();
     this.b.session.id ??= str(e.taskId) ?? str(e.sessionId);
     if (e.type === 'tool_use' && isRooToolEvent(e)) this.held = { doc, base, e };
     else if (e.type === 'tool_result' && isRooToolEvent(e)) this.result(doc, base, e);
@@ -489,11 +495,11 @@ class RooCliReader {
     }
   }
 
-  /** The held ask is complete: its call. */
+  /** The held ask is complete: its call (a copy that is only the latest delta of an unfinished ask never ran). */
   flush(): void {
     const held = this.held;
     this.held = undefined;
-    if (!held) return;
+    if (!held || (held.e.done !== true && 'content' in held.e)) return;
     const { doc, base, e } = held;
     const use = e.tool_use as Obj;
     const input = isPlainObject(use.input) ? use.input : undefined;
@@ -521,15 +527,42 @@ class RooCliReader {
     }
   }
 
+  /** Another copy of the held result: the same call's id (newer CLIs, whose copies are deltas ending in one that
+   *  is `done`), or, without ids, the same tool again (older CLIs resend the whole output as it grows). */
+  private sameResult(e: Obj): boolean {
+    const held = this.heldResult!;
+    if (held.e.done === true || !isRooToolEvent(e)) return false;
+    return typeof held.e.id === 'number' ? e.id === held.e.id : e.id === undefined && (e.tool_result as Obj).name === (held.e.tool_result as Obj).name;
+  }
+
   private result(doc: Doc, base: JsonPath, e: Obj): void {
     const r = e.tool_result as Obj;
-    const kind = rooResultKind(e, r);
-    const error = str(r.error);
-    const text = error ?? str(r.output) ?? '';
-    const code = typeof r.exitCode === 'number' ? { exitCode: r.exitCode } : {};
+    const output = str(r.output);
+    const held = this.heldResult;
+    if (!held) {
+      this.heldResult = { at: { doc, path: [...base, 'tool_result'] }, e, kind: rooResultKind(e, r), text: output ?? '', chunks: 1,
+        error: str(r.error), exitCode: typeof r.exitCode === 'number' ? r.exitCode : undefined };
+    } else {
+      held.chunks += 1;
+      if (output !== undefined) held.text = typeof held.e.id === 'number' ? held.text + output : output;
+      held.error = str(r.error) ?? held.error;
+      if (typeof r.exitCode === 'number') held.exitCode = r.exitCode;
+    }
+    if (e.done === true) this.flushResult();
+  }
+
+  /** The held result is complete: the answer to the latest call of its kind. */
+  flushResult(): void {
+    const held = this.heldResult;
+    this.heldResult = undefined;
+    if (!held) return;
+    const { kind, error, exitCode } = held;
+    const text = error ?? held.text;
+    const code = exitCode === undefined ? {} : { exitCode };
     const transport: TransportSignals = error !== undefined ? { isError: true, ...code }
       : kind === 'mcp' ? { isError: /^Error:\r?\n/.test(text) } : code;
-    this.ui.answer(kind, { doc, path: [...base, 'tool_result'] }, text, transport, [error !== undefined ? 'error' : 'output']);
+    // one event: its own field; the copies of a streamed one: the first event's result as a whole
+    this.ui.answer(kind, held.at, text, transport, held.chunks > 1 ? [] : [error !== undefined ? 'error' : 'output']);
   }
 }
 
@@ -550,7 +583,10 @@ export const cline: FormatAdapter = {
       // a stream may print one message again as it is updated (same ts and kind): read it once
       const seen = new Set<string>();
       return {
-        finish: () => roo.flush(),
+        finish: () => {
+          roo.flush();
+          roo.flushResult();
+        },
         read(doc) {
           const v = doc.value;
           if (!isUiMessage(v)) {
@@ -576,6 +612,7 @@ export const cline: FormatAdapter = {
           const roo = new RooCliReader(new UiReader(b), b);
           v.events.forEach((e, i) => isPlainObject(e) && roo.event(doc, ['events', i], e));
           roo.flush();
+          roo.flushResult();
         } else if (isUiMessages(v)) {
           const r = new UiReader(b);
           v.forEach((el, k) => r.element(doc, [k], el));
