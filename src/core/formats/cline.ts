@@ -14,6 +14,17 @@
 //   `browser_action_launch` (the url) / `browser_action` ({action, coordinate, text}), both the `browser_action` tool.
 //   Results: `mcp_server_response`, the first `command_output` chunk, a non-empty `browser_action_result`, else the next `api_req_started` request (the
 //   `[x] Result:` text the model was sent), paired by tool and order; a result already read is not read again.
+// - Roo Code CLI `--output-format stream-json` (apps/cli json-event-emitter): one event a line, the ui messages
+//   retold — `tool_use {id: the ask's ts, subtype: tool | command | mcp | browser, tool_use: {name, input}}` (a
+//   `tool` ask's input is its parsed JSON, a command's `{command}`, an MCP or browser ask's `{raw: its text}`) and
+//   `tool_result {subtype?, tool_result: {name, output, error?, exitCode?}}` (a command's output, an MCP response,
+//   a browser result: no id, so it answers the latest call of its kind), between `assistant` / `thinking` / `user`
+//   text events (each a new model message) and a closing `result`. A streamed ask is sent again, under the same
+//   id, each time it grows: the last copy is the call. Newer CLIs send a growing ask as deltas (`content`, and an
+//   input of the delta alone) closed by a `done` copy of the whole ask (an ask never done never ran), and a
+//   command's output as `tool_result` deltas under the command's id closed by a `done` one with its `exitCode`;
+//   older ones resend the whole output, without an id, as it grows. `--output-format json` prints the same events
+//   once, inside `{type: 'result', success, events: [...]}`.
 // Error signals are Cline's and Roo's own words ("The tool execution failed…", "The user denied this operation.",
 // Roo's {"status": "error"}), MCP's "Error:\n" prefix (Cline writes it when the tool's isError was set, so an MCP
 // result without it is isError false) and Roo's "Exit code: N". Partial (interrupted) ui messages never ran.
@@ -302,7 +313,7 @@ class UiReader {
     switch (kind) {
       case 'tool':
       case 'use_mcp_server':
-        if (el.partial !== true) this.jsonCall(doc, base, kind, text);
+        if (el.partial !== true) this.jsonCall(doc, [...base, 'text'], kind, text);
         return;
       case 'command':
         if (el.partial !== true) this.call('command', 'execute_command', ['execute_command'], { name: 'execute_command', at: { doc, path: base },
@@ -314,7 +325,7 @@ class UiReader {
           namePath: [el.type as string], argsPath: ['text'], args: text, expect: 'any', freeform: true });
         return;
       case 'browser_action':
-        if (el.partial !== true) this.jsonCall(doc, base, kind, text);
+        if (el.partial !== true) this.jsonCall(doc, [...base, 'text'], kind, text);
         return;
       case 'browser_action_result':
         // an empty one is the spinner Cline shows while the action runs
@@ -333,16 +344,19 @@ class UiReader {
     }
   }
 
-  private call(kind: UiKind, name: string, headers: readonly string[], input: Parameters<SessionBuilder['call']>[0]): void {
+  call(kind: UiKind, name: string, headers: readonly string[], input: Parameters<SessionBuilder['call']>[0]): void {
     const c = this.b.call(input);
     this.pending.push({ index: c.index, name, headers, kind, answered: false });
   }
 
-  private jsonCall(doc: Doc, base: JsonPath, kind: string, text: string): void {
-    const inner = jsonIn(doc, [...base, 'text'], text);
-    const v = inner.value;
-    if (!isPlainObject(v)) return;
-    const at = { doc: inner.doc, path: inner.path };
+  /** A call whose ui text (at `textPath`) is JSON: a tool ask, an MCP ask or a browser action. */
+  jsonCall(doc: Doc, textPath: JsonPath, kind: string, text: string): void {
+    const inner = jsonIn(doc, textPath, text);
+    if (isPlainObject(inner.value)) this.objectCall({ doc: inner.doc, path: inner.path }, kind, inner.value);
+  }
+
+  /** The call a ui message's JSON at `at` makes, by the message's kind. */
+  objectCall(at: NodeRef, kind: string, v: Obj): void {
     if (kind === 'browser_action') {
       this.call('browser', 'browser_action', ['browser_action'], { name: 'browser_action', at, namePath: [], argsPath: [], args: v, expect: 'object' });
     } else if (kind === 'tool') {
@@ -358,12 +372,24 @@ class UiReader {
     }
   }
 
+  /** A new model message began: the calls made at `where` that no ui message answered had their results sent to
+   *  the model unshown (Roo's CLI stream shows only a command's, an MCP tool's and the browser's). */
+  settle(where: Map<number, NodeRef>): void {
+    for (const p of this.pending) {
+      const at = where.get(p.index);
+      if (p.answered || !at) continue;
+      p.answered = true;
+      this.b.result({ at, callIndex: p.index });
+    }
+    this.pending = [];
+  }
+
   /** A ui message that answers the latest call of its kind (a chunk after the first is the same result). */
-  private answer(kind: UiKind, at: NodeRef, text: string, transport: TransportSignals): void {
+  answer(kind: UiKind, at: NodeRef, text: string, transport: TransportSignals, payloadPath: JsonPath = ['text']): void {
     const p = [...this.pending].reverse().find((x) => x.kind === kind);
     if (!p || p.answered) return;
     p.answered = true;
-    this.b.result({ at, callIndex: p.index, payload: text, payloadPath: ['text'], transport });
+    this.b.result({ at, callIndex: p.index, payload: text, payloadPath, transport });
   }
 
   /** An API request: the `[x] Result:` texts it sent answer the calls since the last one, in order; a call already
@@ -404,6 +430,142 @@ function segments(request: string): { tool: string; body: string }[] {
   });
 }
 
+// ---- Roo Code CLI stream-json -----------------------------------------------------------------------------------
+
+/** A Roo CLI event of tool traffic: an ask's `tool_use` (its ts the `id`), or a `tool_result`. */
+function isRooToolEvent(v: unknown): v is Obj {
+  if (!isPlainObject(v)) return false;
+  if (v.type === 'tool_use') return typeof v.id === 'number' && isPlainObject(v.tool_use) && typeof v.tool_use.name === 'string';
+  return v.type === 'tool_result' && isPlainObject(v.tool_result) && typeof v.tool_result.name === 'string';
+}
+
+const ROO_EVENTS = new Set(['system', 'control', 'queue', 'assistant', 'user', 'thinking', 'error', 'result', 'tool_use', 'tool_result']);
+/** The events after which the next call is another model message's. */
+const ROO_BREAKS = new Set(['assistant', 'thinking', 'user', 'result', 'error']);
+/** The events that show the model was sent the results of the calls before them: its next message, the run's end. */
+const ROO_SETTLES = new Set(['assistant', 'thinking', 'result']);
+
+/** The fields a Roo CLI event may have (its schema's, which lets nothing else through). */
+const ROO_FIELDS = new Set(['type', 'subtype', 'id', 'content', 'done', 'success', 'cost', 'tool_use', 'tool_result', 'requestId', 'command',
+  'taskId', 'sessionId', 'code', 'queueDepth', 'queue', 'schemaVersion', 'protocol', 'capabilities', 'approval', 'summary']);
+
+/** A Roo CLI event: one of its types, only its fields, a tool event's own object, a message event's numeric id. */
+function isRooEvent(v: unknown): boolean {
+  if (!isPlainObject(v) || !ROO_EVENTS.has(v.type as string)) return false;
+  for (const k in v) if (!ROO_FIELDS.has(k)) return false;
+  if (v.type === 'tool_use' || v.type === 'tool_result') return isRooToolEvent(v);
+  return v.type === 'system' || v.type === 'control' || v.type === 'queue' || typeof v.id === 'number';
+}
+
+/** `--output-format json`: the run's events inside its result. */
+function isRooOutput(v: unknown): v is Obj & { events: unknown[] } {
+  return isPlainObject(v) && v.type === 'result' && typeof v.success === 'boolean' && Array.isArray(v.events) && v.events.some(isRooToolEvent);
+}
+
+/** The kind of call a Roo CLI tool result answers. */
+function rooResultKind(e: Obj, r: Obj): UiKind {
+  if (r.name === 'execute_command' || e.subtype === 'command') return 'command';
+  if (e.subtype === 'mcp' || r.name === 'mcp_server') return 'mcp';
+  return e.subtype === 'browser' || r.name === 'browser_action' ? 'browser' : 'tool';
+}
+
+/** Roo CLI events, read as the ui messages they retell. */
+class RooCliReader {
+  /** The latest copy of the ask being streamed: the call once another event comes. */
+  private held?: { doc: Doc; base: JsonPath; e: Obj };
+  /** The result being streamed: its first event, and what its copies said so far. */
+  private heldResult?: { at: NodeRef; e: Obj; kind: UiKind; text: string; chunks: number; error?: string; exitCode?: number };
+  /** Where each call since the last model message was made. */
+  private readonly made = new Map<number, NodeRef>();
+
+  constructor(private readonly ui: UiReader, private readonly b: SessionBuilder) {}
+
+  event(doc: Doc, base: JsonPath, e: Obj): void {
+    if (this.held && !(e.type === 'tool_use' && e.id === this.held.e.id)) this.flush();
+    if (this.heldResult && !(e.type === 'tool_result' && this.sameResult(e))) this.flushResult();
+    this.b.session.id ??= str(e.taskId) ?? str(e.sessionId);
+    if (e.type === 'tool_use' && isRooToolEvent(e)) this.held = { doc, base, e };
+    else if (e.type === 'tool_result' && isRooToolEvent(e)) this.result(doc, base, e);
+    else if (ROO_BREAKS.has(e.type as string)) {
+      this.b.breakTurn();
+      if (ROO_SETTLES.has(e.type as string) && this.made.size) {
+        this.ui.settle(this.made);
+        this.made.clear();
+      }
+    }
+  }
+
+  /** The held ask is complete: its call (a copy that is only the latest delta of an unfinished ask never ran). */
+  flush(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (!held || (held.e.done !== true && 'content' in held.e)) return;
+    const { doc, base, e } = held;
+    const use = e.tool_use as Obj;
+    const input = isPlainObject(use.input) ? use.input : undefined;
+    const at = { doc, path: [...base, 'tool_use'] };
+    const from = this.b.session.calls.length;
+    this.ask(held, use, input, at);
+    for (let i = from; i < this.b.session.calls.length; i++) this.made.set(i, at);
+  }
+
+  private ask({ doc, e }: { doc: Doc; e: Obj }, use: Obj, input: Obj | undefined, at: NodeRef): void {
+    if (typeof input?.raw === 'string') {
+      // the ask's own text: an MCP ask's JSON, a browser launch's url, a tool ask Roo could not parse
+      const raw = input.raw;
+      if (e.subtype === 'browser') {
+        this.ui.call('browser', 'browser_action', ['browser_action'], { name: 'browser_action', at, namePath: ['name'], argsPath: ['input', 'raw'],
+          args: raw, expect: 'any', freeform: true });
+      } else this.ui.jsonCall(doc, [...at.path, 'input', 'raw'], e.subtype === 'mcp' ? 'use_mcp_server' : 'tool', raw);
+    } else if (e.subtype === 'command' || use.name === 'execute_command') {
+      this.ui.call('command', 'execute_command', ['execute_command'], { name: 'execute_command', at, namePath: ['name'], argsPath: ['input', 'command'],
+        args: input?.command, expect: 'any', freeform: true });
+    } else if (input && typeof input.tool === 'string') this.ui.objectCall({ doc, path: [...at.path, 'input'] }, 'tool', input);
+    else {
+      const name = use.name as string;
+      this.ui.call('tool', name, [name], { name, at, namePath: ['name'], argsPath: ['input'], args: use.input ?? {}, expect: 'object' });
+    }
+  }
+
+  /** Another copy of the held result: the same call's id (newer CLIs, whose copies are deltas ending in one that
+   *  is `done`), or, without ids, the same tool again (older CLIs resend the whole output as it grows). */
+  private sameResult(e: Obj): boolean {
+    const held = this.heldResult!;
+    if (held.e.done === true || !isRooToolEvent(e)) return false;
+    return typeof held.e.id === 'number' ? e.id === held.e.id : e.id === undefined && (e.tool_result as Obj).name === (held.e.tool_result as Obj).name;
+  }
+
+  private result(doc: Doc, base: JsonPath, e: Obj): void {
+    const r = e.tool_result as Obj;
+    const output = str(r.output);
+    const held = this.heldResult;
+    if (!held) {
+      this.heldResult = { at: { doc, path: [...base, 'tool_result'] }, e, kind: rooResultKind(e, r), text: output ?? '', chunks: 1,
+        error: str(r.error), exitCode: typeof r.exitCode === 'number' ? r.exitCode : undefined };
+    } else {
+      held.chunks += 1;
+      if (output !== undefined) held.text = typeof held.e.id === 'number' ? held.text + output : output;
+      held.error = str(r.error) ?? held.error;
+      if (typeof r.exitCode === 'number') held.exitCode = r.exitCode;
+    }
+    if (e.done === true) this.flushResult();
+  }
+
+  /** The held result is complete: the answer to the latest call of its kind. */
+  flushResult(): void {
+    const held = this.heldResult;
+    this.heldResult = undefined;
+    if (!held) return;
+    const { kind, error, exitCode } = held;
+    const text = error ?? held.text;
+    const code = exitCode === undefined ? {} : { exitCode };
+    const transport: TransportSignals = error !== undefined ? { isError: true, ...code }
+      : kind === 'mcp' ? { isError: /^Error:\r?\n/.test(text) } : code;
+    // one event: its own field; the copies of a streamed one: the first event's result as a whole
+    this.ui.answer(kind, held.at, text, transport, held.chunks > 1 ? [] : [error !== undefined ? 'error' : 'output']);
+  }
+}
+
 /** The ui messages that carry tool traffic: a JSONL line that is one of them is Cline's beyond doubt. */
 const UI_TRAFFIC = new Set(['tool', 'use_mcp_server', 'command', 'command_output', 'mcp_server_response', 'browser_action_launch', 'browser_action', 'browser_action_result']);
 
@@ -412,17 +574,25 @@ export const cline: FormatAdapter = {
   // `cline --json` / `-F json` prints each ui message as one JSON line (partial ones too, while they stream)
   lines: {
     claims(v) {
-      return isUiMessage(v) && UI_TRAFFIC.has((str(v.say) ?? str(v.ask)) as string);
+      return (isUiMessage(v) && UI_TRAFFIC.has((str(v.say) ?? str(v.ask)) as string)) || isRooToolEvent(v);
     },
-    accepts: isUiMessage,
+    accepts: (v) => isUiMessage(v) || isRooEvent(v),
     open({ builder }) {
       const r = new UiReader(builder);
+      const roo = new RooCliReader(r, builder);
       // a stream may print one message again as it is updated (same ts and kind): read it once
       const seen = new Set<string>();
       return {
+        finish: () => {
+          roo.flush();
+          roo.flushResult();
+        },
         read(doc) {
           const v = doc.value;
-          if (!isUiMessage(v)) return;
+          if (!isUiMessage(v)) {
+            if (isRooEvent(v)) roo.event(doc, [], v as Obj);
+            return;
+          }
           const key = `${String(v.ts)}|${String(v.type)}|${str(v.say) ?? str(v.ask)}`;
           if (v.partial === true || seen.has(key)) return;
           seen.add(key);
@@ -433,12 +603,17 @@ export const cline: FormatAdapter = {
   },
   document: {
     claims(v) {
-      return isClineHistory(v) || isUiMessages(v);
+      return isClineHistory(v) || isUiMessages(v) || isRooOutput(v);
     },
     read(doc, emit) {
       const v = doc.value;
       singleSession((b) => {
-        if (isUiMessages(v)) {
+        if (isRooOutput(v)) {
+          const roo = new RooCliReader(new UiReader(b), b);
+          v.events.forEach((e, i) => isPlainObject(e) && roo.event(doc, ['events', i], e));
+          roo.flush();
+          roo.flushResult();
+        } else if (isUiMessages(v)) {
           const r = new UiReader(b);
           v.forEach((el, k) => r.element(doc, [k], el));
         } else if (isClineHistory(v)) {

@@ -12,6 +12,11 @@
 // itself (`metadata.exit_code`, or the "Exit code: N" / "Process exited with code N" header of newer shell
 // output). Sanitised fixtures replace free text with `[REDACTED_<KIND> len=N sha=…]`: such arguments are kept as
 // text, not decoded. Unknown record types are skipped.
+// Paginated rollouts (codex-rs of autumn 2026, `session_meta.history_mode: "paginated"`) number their lines
+// (`ordinal`) and keep the same response items, but no `*_end` events: a call's outcome is the `event_msg`
+// `item_completed {item}` whose turn item (`McpToolCall {status, error, result}`, `FileChange {status}`,
+// `CommandExecution {exit_code, status}`) has the call's call_id as its id. Those items mirror calls already read
+// (never calls again); one of no call read (a command a code-mode `exec` script ran) is left alone.
 // Rollouts written before the envelope (codex-rs of mid-2025) open with a bare session header — the serialized
 // SessionMeta: `id`, `timestamp`, `instructions` (null when none; later also `cwd`, `originator`, `cli_version`)
 // and an optional `git` — then `{record_type: "state"}` markers and bare Responses items. The header makes the
@@ -32,8 +37,9 @@
 // The app-server (`codex app-server`, the protocol the IDE extension speaks) sends the same items as JSON-RPC
 // notifications `{method: "item/started" | "item/completed", params: {threadId, turnId, item}}`, spelled in
 // camelCase (`commandExecution {command, aggregatedOutput, exitCode, status}`, `mcpToolCall`, `fileChange`,
-// `webSearch`; status `inProgress` / `completed` / `failed` / `declined`); `codex mcp-server` sends the core events
-// below as `codex/event` notifications `{params: {id, msg}}`.
+// `webSearch`; status `inProgress` / `completed` / `failed` / `declined`), and adds `dynamicToolCall {tool,
+// arguments, status, contentItems, success}`: a call of a tool the client itself provides (and answers). `codex
+// mcp-server` sends the core events below as `codex/event` notifications `{params: {id, msg}}`.
 // Before those thread events (codex-rs up to about 0.40), `codex exec --json` printed the protocol's own events,
 // one `{id, msg: {type, ...}}` per line (`id` is the submission the event answers), after a config summary line
 // (`{model, workdir, sandbox, approval, ...}`) and a `{prompt}` echo. The calls are the begin/end event pairs of a
@@ -47,7 +53,7 @@ import { ItemLifecycle } from './item-lifecycle';
 import { HOSTED_CALLS, isResponsesItem, makesCall, OUTPUT_ITEMS, readCustomToolCall, readResponsesItem, statusSignal } from './openai-responses';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, jsonValue, num, str, type Obj } from './util';
+import { hasCallId, isPlainObject, jsonValue, num, str, type Obj } from './util';
 
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'event_msg', 'response_item', 'compacted']);
 
@@ -194,7 +200,8 @@ const EXEC_KEYS: ItemKeys = { output: 'aggregated_output', exitCode: 'exit_code'
 const APP_KEYS: ItemKeys = { output: 'aggregatedOutput', exitCode: 'exitCode' };
 
 /** The app-server's (protocol v2) item types, by the exec stream's name for the same item. */
-const APP_ITEMS = new Map([['commandExecution', 'command_execution'], ['mcpToolCall', 'mcp_tool_call'], ['fileChange', 'file_change'], ['webSearch', 'web_search']]);
+const APP_ITEMS = new Map([['commandExecution', 'command_execution'], ['mcpToolCall', 'mcp_tool_call'], ['fileChange', 'file_change'], ['webSearch', 'web_search'],
+  ['dynamicToolCall', 'dynamic_tool_call']]);
 
 /** What a finished exec item (of kind `kind`, the exec stream's type name) says of how its call went. */
 function execOutcome(item: Obj, kind: string, keys: ItemKeys): { payloadKey?: string; transport: TransportSignals } {
@@ -206,14 +213,31 @@ function execOutcome(item: Obj, kind: string, keys: ItemKeys): { payloadKey?: st
     }
     case 'mcp_tool_call': {
       const error = item.error !== undefined && item.error !== null;
-      return { payloadKey: error ? 'error' : 'result', transport: { isError: failed || error } };
+      const flagged = isPlainObject(item.result) && (item.result.isError === true || item.result.is_error === true);
+      return { payloadKey: error ? 'error' : 'result', transport: { isError: failed || error || flagged } };
     }
     case 'file_change':
       return { payloadKey: 'changes', transport: failed ? { isError: true } : statusSignal(item.status, true) };
+    case 'dynamic_tool_call':
+      // the client's answer: its content items and whether it succeeded
+      return { payloadKey: 'contentItems', transport: { isError: failed || item.success === false } };
     default:
       // a search completes when its results reached the agent
       return { transport: { isError: false } };
   }
+}
+
+/** The turn items of a paginated rollout's `item_completed` events that tell how a call went, by the exec
+ *  stream's name for the same item. */
+const TURN_ITEMS = new Map([['CommandExecution', 'command_execution'], ['McpToolCall', 'mcp_tool_call'], ['FileChange', 'file_change']]);
+
+/** What a paginated rollout's completed turn item says of the call whose call_id is its id: the rollout's own
+ *  record of the outcome, as those rollouts keep no `*_end` events. */
+function turnItemSignals(item: Obj): TransportSignals | undefined {
+  const kind = TURN_ITEMS.get(item.type as string);
+  if (kind === undefined) return undefined;
+  const { transport } = execOutcome(item, kind, 'exitCode' in item ? APP_KEYS : EXEC_KEYS);
+  return Object.keys(transport).length ? transport : undefined;
 }
 
 /** Where an enveloped item is (paths are not changed once made: one is shared). */
@@ -319,6 +343,9 @@ class CodexReader {
       case 'file_change':
         this.fileChange(at, id, item.changes);
         return;
+      case 'dynamic_tool_call':
+        this.b.call({ name: str(item.tool) ?? '', id, at, namePath: ['tool'], argsPath: ['arguments'], args: item.arguments ?? {}, expect: 'object' });
+        return;
       default: {
         // the hosted search: its action when recorded, else the query it ran
         const action = isPlainObject(item.action);
@@ -397,9 +424,12 @@ class CodexReader {
   }
 
   private event(p: Obj): void {
-    const callId = str(p.call_id);
-    const signals = eventSignals(p);
-    if (callId === undefined || !signals) return;
+    // a paginated rollout records a call's outcome as the completed turn item of its call_id; a turn item no call
+    // was read for (a command a code-mode script ran) is the host's doing, not a call of the model's
+    const turnItem = p.type === 'item_completed' && isPlainObject(p.item) ? p.item : undefined;
+    const callId = turnItem ? str(turnItem.id) : str(p.call_id);
+    const signals = turnItem ? turnItemSignals(turnItem) : eventSignals(p);
+    if (callId === undefined || !signals || (turnItem && !hasCallId(this.b, callId))) return;
     const results = this.b.session.results;
     for (let i = results.length - 1; i >= 0; i--) {
       if (results[i].callId === callId) {
