@@ -1,0 +1,82 @@
+// Agent-framework logs, round seven: Haystack's ChatMessage lists (a reader of their own), and the layouts the
+// sweep found misread. Every trace here is small and written for the test, after the writers' source.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { callNames, pairedIds, readModel } from './helpers';
+
+const S = JSON.stringify;
+
+describe('Haystack ChatMessage.to_dict() lists', () => {
+  const call = (name: string, args: Record<string, unknown>, id: string | null) => ({ tool_call: { tool_name: name, arguments: args, id } });
+  const result = (text: string, origin: ReturnType<typeof call>['tool_call'], error: boolean) => ({ tool_call_result: { result: text, origin, error } });
+  const messages = (id1: string | null, id2: string | null) => {
+    const a = call('weather', { city: 'Berlin' }, id1);
+    const b = call('weather', { city: 'Paris' }, id2);
+    return [
+      { role: 'system', meta: {}, name: null, content: [{ text: 'You are helpful.' }] },
+      { role: 'user', meta: {}, name: null, content: [{ text: 'Weather in Berlin and Paris?' }] },
+      { role: 'assistant', meta: { finish_reason: 'tool_calls' }, name: null, content: [a, b] },
+      { role: 'tool', meta: {}, name: null, content: [result('sunny', a.tool_call, false)] },
+      { role: 'tool', meta: {}, name: null, content: [result('Error: no such city', b.tool_call, true)] },
+      { role: 'assistant', meta: {}, name: null, content: [{ text: 'Berlin is sunny.' }] },
+    ];
+  };
+
+  function check(text: string, fileName: string, ids: (string | undefined)[]) {
+    const { r, sessions, codes } = readModel(text, { fileName });
+    assert.equal(r.format, 'haystack');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['weather', 'weather']);
+    assert.deepEqual(s.calls.map((c) => c.id), ids);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Berlin' }, { city: 'Paris' }]);
+    assert.deepEqual(s.calls.map((c) => c.turn), [1, 1], 'two calls of one message: one turn');
+    assert.deepEqual(s.results.map((x) => x.transport.isError), [false, true]);
+    assert.deepEqual(s.results.map((x) => x.payload), ['sunny', 'Error: no such city']);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+    return s;
+  }
+
+  it('2.12+ (`role`, `content` parts): calls with ids, results paired by origin.id, the error flag', () => {
+    const s = check(S(messages('call_1', 'call_2'), null, 2), 'history.json', ['call_1', 'call_2']);
+    assert.deepEqual(pairedIds(s), ['call_1', 'call_2']);
+    assert.deepEqual(s.calls[1].argsAt.path, [2, 'content', 1, 'tool_call', 'arguments']);
+    assert.deepEqual(s.results[1].at.path, [4, 'content', 0, 'tool_call_result']);
+  });
+
+  it('2.9-2.11 (`_role`, `_content`): the same calls and results', () => {
+    const old = messages('call_1', 'call_2').map((m) => ({ _role: m.role, _content: m.content, _name: m.name, _meta: m.meta }));
+    const s = check(S(old), 'history.json', ['call_1', 'call_2']);
+    assert.deepEqual(s.calls[0].nameAt.path, [2, '_content', 0, 'tool_call', 'tool_name']);
+  });
+
+  it('one message per JSONL line, calls without ids (a local model): paired by origin.tool_name in order', () => {
+    const s = check(messages(null, null).map((m) => S(m)).join('\n') + '\n', 'history.jsonl', [undefined, undefined]);
+    assert.deepEqual(s.results.map((x) => x.callIndex), [0, 1]);
+  });
+
+  it("an agent's `{messages}` and a pipeline snapshot's agent inputs", () => {
+    check(S({ messages: messages('c1', 'c2'), last_message: {} }), 'run.json', ['c1', 'c2']);
+    const schema = { type: 'object', properties: { messages: { type: 'array' } } };
+    const snapshot = {
+      pipeline_state: { inputs: {}, component_visits: {}, pipeline_outputs: {} },
+      break_point: { agent_name: 'agent', break_point: { component_name: 'chat_generator', visit_count: 2 } },
+      agent_snapshot: {
+        component_inputs: {
+          chat_generator: { serialization_schema: schema, serialized_data: { messages: messages('c1', 'c2').slice(0, 5) } },
+          tool_invoker: { serialization_schema: schema, serialized_data: { messages: [] } },
+        },
+        component_visits: { chat_generator: 2, tool_invoker: 1 },
+      },
+    };
+    const s = check(S(snapshot, null, 2), 'snapshot.json', ['c1', 'c2']);
+    assert.deepEqual(s.calls[0].at.path.slice(0, 5), ['agent_snapshot', 'component_inputs', 'chat_generator', 'serialized_data', 'messages']);
+  });
+
+  it('an OpenAI-typed content list is not Haystack (parts with `type`)', () => {
+    const openai = [{ role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'x', content: 'ok' }];
+    assert.notEqual(readModel(S(openai), { fileName: 'chat.json' }).r.format, 'haystack');
+  });
+});
