@@ -80,3 +80,65 @@ describe('Haystack ChatMessage.to_dict() lists', () => {
     assert.notEqual(readModel(S(openai), { fileName: 'chat.json' }).r.format, 'haystack');
   });
 });
+
+describe('Microsoft Agent Framework / Microsoft.Extensions.AI chat messages', () => {
+  const py = (role: unknown, contents: unknown[], type = 'message') => ({ type, role, contents, author_name: null, additional_properties: {} });
+  const conversation = (role: (r: string) => unknown, type?: string) => [
+    py(role('user'), [{ type: 'text', text: 'weather in Oslo, then Bergen?' }], type),
+    py(role('assistant'), [{ type: 'text_reasoning', text: 'look it up' }, { type: 'function_call', call_id: 'call_9', name: 'get_weather', arguments: '{"city": "Oslo"}' }], type),
+    py(role('tool'), [{ type: 'function_result', call_id: 'call_9', result: 'rainy' }], type),
+    py(role('assistant'), [{ type: 'function_call', call_id: 'call_10', name: 'get_weather', arguments: { city: 'Bergen' } }], type),
+    py(role('tool'), [{ type: 'function_result', call_id: 'call_10', result: 'Error: Function failed.', exception: 'TimeoutError: upstream' }], type),
+    py(role('assistant'), [{ type: 'text', text: 'Oslo is rainy.' }], type),
+  ];
+
+  function check(text: string, fileName: string) {
+    const { r, sessions, codes } = readModel(text, { fileName });
+    assert.equal(r.format, 'agent-framework');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather', 'get_weather']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Oslo' }, { city: 'Bergen' }]);
+    assert.deepEqual(s.calls.map((c) => c.turn), [1, 2]);
+    assert.deepEqual(pairedIds(s), ['call_9', 'call_10']);
+    assert.deepEqual(s.results.map((x) => x.transport.isError), [undefined, true], 'the exception is the error flag');
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+    return s;
+  }
+
+  it('Python Message.to_dict() (role a string): a list, and an agent response\'s messages', () => {
+    const s = check(S(conversation((r) => r), null, 2), 'history.json');
+    assert.equal(s.calls[0].encoding, 'json-string');
+    assert.deepEqual(s.calls[0].nameAt.path, [1, 'contents', 1, 'name']);
+    check(S({ type: 'agent_response', messages: conversation((r) => r), response_id: 'resp_1' }), 'response.json');
+  });
+
+  it('older ChatMessage (`type: chat_message`, role `{type: role, value}`) in a thread\'s message store', () => {
+    const thread = { type: 'agent_thread_state', service_thread_id: null, chat_message_store_state: { messages: conversation((r) => ({ type: 'role', value: r }), 'chat_message') } };
+    check(S(thread, null, 2), 'thread.json');
+  });
+
+  it('one message per JSONL line', () => {
+    check(conversation((r) => r).map((m) => S(m)).join('\n') + '\n', 'history.jsonl');
+  });
+
+  it('.NET ChatMessage JSON (`$type` contents, camelCase), an approval request read once with its call', () => {
+    const call = { $type: 'functionCall', callId: 'c1', name: 'delete_file', arguments: { path: 'a.txt' } };
+    const messages = [
+      { role: 'user', contents: [{ $type: 'text', text: 'delete a.txt' }] },
+      { role: 'assistant', contents: [{ $type: 'functionApprovalRequest', id: 'ap1', functionCall: call }] },
+      { role: 'user', contents: [{ $type: 'functionApprovalResponse', id: 'ap1', approved: true, functionCall: call }] },
+      { role: 'assistant', contents: [call] },
+      { role: 'tool', contents: [{ $type: 'functionResult', callId: 'c1', result: 'deleted' }] },
+    ];
+    const { r, sessions, codes } = readModel(S(messages), { fileName: 'chat.json' });
+    assert.equal(r.format, 'agent-framework');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['delete_file'], 'the approval request and the call it became are one call');
+    assert.deepEqual(s.calls[0].nameAt.path, [1, 'contents', 0, 'functionCall', 'name']);
+    assert.deepEqual(s.calls[0].args, { path: 'a.txt' });
+    assert.deepEqual(pairedIds(s), ['c1']);
+    assert.equal(s.results[0].payload, 'deleted');
+    assert.ok(!codes.some((c) => c.startsWith('orphan') || c === 'duplicate-call-id'), codes.join(','));
+  });
+});

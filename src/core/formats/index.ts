@@ -40,6 +40,7 @@ import { strands } from './strands';
 import { dspy } from './dspy';
 import { semanticKernel } from './semantic-kernel';
 import { haystack } from './haystack';
+import { agentFramework } from './agent-framework';
 import { langgraph } from './langgraph';
 import { llamaIndex } from './llamaindex';
 import { agno } from './agno';
@@ -97,6 +98,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   dspy,
   semanticKernel,
   haystack, // `{role, content: [{tool_call} | {tool_call_result}]}`: the chat readers would take its tool messages alone
+  agentFramework, // `{role, contents: [{type: function_call}]}`: the Responses and chat readers would take its parts or its tool messages alone
   langgraph,
   crewai, // a task output's `messages` pass for a Chat request: before the chat readers, which would miss its ReAct text calls
   agno, // OpenAI chat messages with its own error flag (`tool_call_error`) and history copies: before the chat readers, which would read neither
