@@ -142,3 +142,61 @@ describe('Microsoft Agent Framework / Microsoft.Extensions.AI chat messages', ()
     assert.ok(!codes.some((c) => c.startsWith('orphan') || c === 'duplicate-call-id'), codes.join(','));
   });
 });
+
+describe('LangChain astream_events() streams', () => {
+  const ev = (event: string, name: string, runId: string, data: Record<string, unknown>) =>
+    ({ event, name, run_id: runId, data, parent_ids: ['root'], tags: [], metadata: { langgraph_node: event.includes('tool') ? 'tools' : 'agent' } });
+  const ai = {
+    content: '', type: 'ai', id: 'run-a', invalid_tool_calls: [],
+    tool_calls: [{ name: 'search', args: { query: 'sf' }, id: 'call_1', type: 'tool_call' }, { name: 'search', args: { query: 'la' }, id: 'call_2', type: 'tool_call' }],
+  };
+  const toolMessage = (content: string, id: string, status: string) => ({ content, type: 'tool', name: 'search', tool_call_id: id, status });
+  const graphEvents = [
+    ev('on_chat_model_stream', 'ChatOpenAI', 'm1', { chunk: { content: '', type: 'AIMessageChunk', id: 'run-a', tool_call_chunks: [{ name: 'search', args: '', id: 'call_1', index: 0 }] } }),
+    ev('on_chat_model_end', 'ChatOpenAI', 'm1', { output: ai }),
+    ev('on_tool_start', 'search', 't1', { input: { query: 'sf' } }),
+    ev('on_tool_start', 'search', 't2', { input: { query: 'la' } }),
+    ev('on_tool_end', 'search', 't2', { input: { query: 'la' }, output: toolMessage('Error: timeout', 'call_2', 'error') }),
+    ev('on_tool_end', 'search', 't1', { input: { query: 'sf' }, output: toolMessage('60F', 'call_1', 'success') }),
+    ev('on_chat_model_end', 'ChatOpenAI', 'm2', { output: { content: 'SF is 60F', type: 'ai', id: 'run-b', tool_calls: [] } }),
+  ];
+
+  function checkGraph(text: string, fileName: string) {
+    const { r, sessions, codes } = readModel(text, { fileName });
+    assert.equal(r.format, 'langchain-events');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['search', 'search'], "the tool runs are the model's calls being executed, not calls of their own");
+    assert.deepEqual(s.calls.map((c) => c.id), ['call_1', 'call_2']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ query: 'sf' }, { query: 'la' }]);
+    assert.deepEqual(s.calls[0].argsAt.path.slice(-5), ['data', 'output', 'tool_calls', 0, 'args']);
+    assert.deepEqual(pairedIds(s), ['call_2', 'call_1']);
+    assert.deepEqual(s.results.map((x) => x.transport.isError), [true, false]);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  }
+
+  it('a LangGraph agent: calls from the chat model, results of its ToolNode, as JSONL, a JSON array and an SSE body', () => {
+    checkGraph(graphEvents.map((e) => S(e)).join('\n') + '\n', 'events.jsonl');
+    checkGraph(S(graphEvents, null, 2), 'events.json');
+    checkGraph(graphEvents.map((e) => `event: events\ndata: ${S(e)}\n\n`).join(''), 'events.sse');
+  });
+
+  it('tool runs without a chat model event (an AgentExecutor): each start is a call, paired by run_id; on_tool_error fails it', () => {
+    const events = [
+      ev('on_chain_start', 'AgentExecutor', 'r0', { input: { input: 'weather?' } }),
+      ev('on_tool_start', 'search', 'r1', { input: { query: 'sf weather' } }),
+      ev('on_tool_end', 'search', 'r1', { output: 'sunny, 60F' }),
+      ev('on_tool_start', 'calc', 'r2', { input: { expr: '2+' } }),
+      ev('on_tool_error', 'calc', 'r2', { input: { expr: '2+' }, error: "SyntaxError('incomplete')" }),
+    ];
+    const { r, sessions, codes } = readModel(events.map((e) => S(e)).join('\n') + '\n', { fileName: 'run.jsonl' });
+    assert.equal(r.format, 'langchain-events');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['search', 'calc']);
+    assert.deepEqual(s.calls.map((c) => c.turn), [1, 2], 'one tool run after another: a turn each');
+    assert.deepEqual(s.calls[1].argsAt.path, ['data', 'input']);
+    assert.deepEqual(pairedIds(s), ['#0', '#1']);
+    assert.deepEqual(s.results.map((x) => x.payload), ['sunny, 60F', "SyntaxError('incomplete')"]);
+    assert.deepEqual(s.results.map((x) => x.transport.isError), [undefined, true]);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  });
+});
