@@ -200,3 +200,42 @@ describe('LangChain astream_events() streams', () => {
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
 });
+
+describe('CAMEL agent memory records', () => {
+  let t = 0;
+  const record = (cls: string, roleAtBackend: string, fields: Record<string, unknown>) => ({
+    uuid: `u${++t}`, role_at_backend: roleAtBackend, extra_info: {}, timestamp: 1700000000 + t, agent_id: 'a1',
+    message: { __class__: cls, role_name: 'Assistant', role_type: 'assistant', meta_dict: {}, content: '', image_list: null, video_bytes: null, ...fields },
+  });
+  const fn = (roleAtBackend: string, name: string, args: Record<string, unknown>, id: string | undefined, result: unknown) =>
+    record('FunctionCallingMessage', roleAtBackend, { func_name: name, args, result, ...(id === undefined ? {} : { tool_call_id: id }) });
+  const memory = (ids: boolean) => [
+    record('BaseMessage', 'system', { role_name: 'System', content: 'You are a math helper.' }),
+    record('BaseMessage', 'user', { role_name: 'User', role_type: 'user', content: '2+3, then 10/0?' }),
+    fn('assistant', 'add', { a: 2, b: 3 }, ids ? 'call_a' : undefined, null),
+    fn(ids ? 'tool' : 'function', 'add', { a: 2, b: 3 }, ids ? 'call_a' : undefined, 5),
+    fn('assistant', 'div', { a: 10, b: 0 }, ids ? 'call_b' : undefined, null),
+    fn(ids ? 'tool' : 'function', 'div', { a: 10, b: 0 }, ids ? 'call_b' : undefined, "Error executing tool 'div': division by zero"),
+    record('BaseMessage', 'assistant', { content: '5; 10/0 fails.' }),
+  ];
+
+  function check(text: string, fileName: string, paired: string[]) {
+    const { r, sessions, codes } = readModel(text, { fileName });
+    assert.equal(r.format, 'camel');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['add', 'div'], 'the call record is the call; its result record repeats it and is the result');
+    assert.deepEqual(s.calls.map((c) => c.args), [{ a: 2, b: 3 }, { a: 10, b: 0 }]);
+    assert.deepEqual(s.calls[1].argsAt.path.slice(-2), ['message', 'args']);
+    assert.deepEqual(pairedIds(s), paired);
+    assert.deepEqual(s.results.map((x) => x.payload), [5, "Error executing tool 'div': division by zero"]);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  }
+
+  it('JSONL (save_memory / JsonStorage), results paired by tool_call_id', () => {
+    check(memory(true).map((m) => S(m)).join('\n') + '\n', 'memory.jsonl', ['call_a', 'call_b']);
+  });
+
+  it('older records (role_at_backend "function", no tool_call_id) as a JSON array: paired by func_name', () => {
+    check(S(memory(false), null, 2), 'memory.json', ['#0', '#1']);
+  });
+});

@@ -41,6 +41,7 @@ import { dspy } from './dspy';
 import { semanticKernel } from './semantic-kernel';
 import { haystack } from './haystack';
 import { agentFramework } from './agent-framework';
+import { camel } from './camel';
 import { langgraph } from './langgraph';
 import { langchainEvents } from './langchain-events';
 import { llamaIndex } from './llamaindex';
@@ -99,6 +100,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   dspy,
   semanticKernel,
   haystack, // `{role, content: [{tool_call} | {tool_call_result}]}`: the chat readers would take its tool messages alone
+  camel, // CAMEL memory records (`{message: {__class__: FunctionCallingMessage}, role_at_backend}`): no other reader claims them
   agentFramework, // `{role, contents: [{type: function_call}]}`: the Responses and chat readers would take its parts or its tool messages alone
   langgraph,
   langchainEvents, // `astream_events` lines (`{event: "on_tool_start", run_id, data}`): no other reader claims them
