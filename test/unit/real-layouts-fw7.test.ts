@@ -239,3 +239,43 @@ describe('CAMEL agent memory records', () => {
     check(S(memory(false), null, 2), 'memory.json', ['#0', '#1']);
   });
 });
+
+describe('AutoGen 0.4 runtime event logs (autogen_core.events)', () => {
+  const tc = (id: string, city: string) => ({ id, type: 'function', function: { name: 'get_weather', arguments: S({ city }) } });
+  const llmCall = (messages: unknown[], toolCalls: unknown[] | null, content: string | null) => ({
+    type: 'LLMCall', messages, prompt_tokens: 10, completion_tokens: 5, agent_id: 'assistant/default',
+    response: { id: 'chatcmpl-1', object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, finish_reason: toolCalls ? 'tool_calls' : 'stop', message: { role: 'assistant', content, tool_calls: toolCalls } }] },
+  });
+  const user = { role: 'user', content: 'weather in Oslo and Bergen?' };
+
+  it("the model's calls, a ToolCall event as the run of one, the next request's tool message as the other's failure", () => {
+    const lines = [
+      llmCall([user], [tc('call_1', 'Oslo'), tc('call_2', 'Bergen')], null),
+      { type: 'ToolCall', tool_name: 'get_weather', arguments: { city: 'Oslo' }, result: 'rainy', agent_id: 'assistant/default' },
+      { payload: '{}', sender: 'assistant/default', receiver: null, kind: 'MessageKind.PUBLISH', delivery_stage: 'DeliveryStage.SEND', type: 'Message' },
+      llmCall([user, { role: 'assistant', tool_calls: [tc('call_1', 'Oslo'), tc('call_2', 'Bergen')] }, { role: 'tool', tool_call_id: 'call_1', content: 'rainy' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'Error: TimeoutError()' }], null, 'Oslo is rainy.'),
+    ];
+    const { r, sessions, codes } = readModel(lines.map((l) => S(l)).join('\n') + '\n', { fileName: 'events.jsonl' });
+    assert.equal(r.format, 'autogen');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather', 'get_weather'], 'the ToolCall event runs a call the model made: no call of its own');
+    assert.deepEqual(s.calls.map((c) => c.id), ['call_1', 'call_2']);
+    assert.deepEqual(pairedIds(s), ['call_1', 'call_2'], 'each answered once: the copy of the first result in the next request is not read again');
+    assert.deepEqual(s.results.map((x) => x.payload), ['rainy', 'Error: TimeoutError()']);
+    assert.deepEqual(s.results[1].at.path, ['messages', 3]);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  });
+
+  it('ToolCall events alone: each a call with its result', () => {
+    const lines = [{ type: 'ToolCall', tool_name: 'add', arguments: { a: 1, b: 2 }, result: '3', agent_id: null },
+      { type: 'ToolCall', tool_name: 'mul', arguments: { a: 2, b: 3 }, result: '6', agent_id: null }];
+    const { r, sessions, codes } = readModel(lines.map((l) => S(l)).join('\n') + '\n', { fileName: 'events.jsonl' });
+    assert.equal(r.format, 'autogen');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['add', 'mul']);
+    assert.deepEqual(s.calls[1].argsAt.path, ['arguments']);
+    assert.deepEqual(pairedIds(s), ['#0', '#1']);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  });
+});
