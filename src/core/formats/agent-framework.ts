@@ -17,7 +17,8 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { JsonPath } from '../parse/doc';
-import { at, callOnce, isPlainObject, str, textOf, type Obj } from './util';
+import { at, callOnce, isPlainObject, messageListIn, str, textOf, type Obj } from './util';
+import { field } from './openai-agents';
 
 const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
 const CALLS = new Set(['function_call', 'functionCall', 'mcp_server_tool_call', 'mcpServerToolCall']);
@@ -45,27 +46,20 @@ function hasTools(m: unknown): boolean {
 }
 
 function listOf(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
-  const ok = (list: unknown, path: JsonPath) =>
-    Array.isArray(list) && list.length > 0 && list.every((m) => contentsOf(m) !== undefined) && list.some(hasTools) ? { list, path } : undefined;
-  if (Array.isArray(v)) return ok(v, []);
-  return isPlainObject(v) ? ok(v.messages, ['messages']) : undefined;
+  return messageListIn(v, (m) => contentsOf(m) !== undefined, hasTools);
 }
 
-/** `o[a]`, else `o[b]` (Python's snake_case, .NET's camelCase), with the key that held it. */
-function field(o: Obj, a: string, b: string): { key: string; value: unknown } {
-  return a in o ? { key: a, value: o[a] } : { key: b, value: o[b] };
-}
+const callIdOf = (c: Obj): string | undefined => str(field(c, 'callId', 'call_id')?.value);
 
 function readCall(b: SessionBuilder, ref: NodeRef, c: Obj, messageText: string | undefined, turn: () => number): void {
-  const name = str(c.name) !== undefined ? 'name' : str(c.tool_name) !== undefined ? 'tool_name' : 'toolName';
-  if (str(c[name]) === undefined) return;
-  const id = field(c, 'call_id', 'callId').value;
-  callOnce(b, { name: c[name] as string, id: str(id), at: ref, namePath: [name], argsPath: ['arguments'],
+  const nameKey = ['name', 'tool_name', 'toolName'].find((k) => str(c[k]) !== undefined);
+  if (nameKey === undefined) return;
+  callOnce(b, { name: c[nameKey] as string, id: callIdOf(c), at: ref, namePath: [nameKey], argsPath: ['arguments'],
     args: c.arguments ?? undefined, expect: 'any', messageText }, turn);
 }
 
 function readResult(b: SessionBuilder, ref: NodeRef, c: Obj): void {
-  const id = str(field(c, 'call_id', 'callId').value);
+  const id = callIdOf(c);
   const key = 'result' in c ? 'result' : 'output' in c ? 'output' : 'items';
   const exception = c.exception;
   b.result({ at: ref, callId: id, payload: c[key], payloadPath: [key],
@@ -92,8 +86,8 @@ function readMessage(b: SessionBuilder, ref: NodeRef, m: unknown): void {
     const cref = at(ref, 'contents', i);
     if (CALLS.has(kind)) readCall(b, cref, c, messageText, newTurn);
     else if (APPROVALS.has(kind)) {
-      const f = field(c, 'function_call', 'functionCall');
-      if (isPlainObject(f.value)) readCall(b, at(cref, f.key), f.value, messageText, newTurn);
+      const f = field(c, 'functionCall', 'function_call');
+      if (f && isPlainObject(f.value)) readCall(b, at(cref, f.key), f.value, messageText, newTurn);
     } else if (RESULTS.has(kind)) {
       readResult(b, cref, c);
       results++;

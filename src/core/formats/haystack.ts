@@ -14,7 +14,7 @@ import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { JsonPath } from '../parse/doc';
-import { at, isPlainObject, str, textOf, unansweredByName, type Obj } from './util';
+import { at, isPlainObject, messageListIn, str, textOf, unansweredByName, type Obj } from './util';
 
 const ROLES = new Set(['user', 'system', 'assistant', 'tool']);
 const PART_KEYS = new Set(['text', 'tool_call', 'tool_call_result', 'reasoning', 'image', 'file']);
@@ -47,10 +47,7 @@ function hasTools(m: unknown): boolean {
 }
 
 function listOf(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
-  const ok = (list: unknown, path: JsonPath) =>
-    Array.isArray(list) && list.length > 0 && list.every(isMessage) && list.some(hasTools) ? { list, path } : undefined;
-  if (Array.isArray(v)) return ok(v, []);
-  return isPlainObject(v) ? ok(v.messages, ['messages']) ?? snapshotOf(v) : undefined;
+  return messageListIn(v, isMessage, hasTools) ?? (isPlainObject(v) ? snapshotOf(v) : undefined);
 }
 
 /** A pipeline snapshot's agent conversation: the chat generator's `messages` input (the agent's whole state),

@@ -14,7 +14,7 @@ import type { NodeRef, SessionBuilder } from './builder';
 import { PendingCalls } from './stream';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { at, hasCallId, isPlainObject, latestUnanswered, str, type Obj } from './util';
+import { at, hasCallId, isPlainObject, latestUnanswered, messageListIn, str, type Obj } from './util';
 
 const MESSAGE_TYPES = new Set(['system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message',
   'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'usage_statistics', 'stop_reason',
@@ -36,10 +36,7 @@ export function carriesTools(v: unknown): boolean {
 
 /** A list of Letta messages (whole, or a `LettaResponse`'s `messages`) with tool traffic in it. */
 export function messageList(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
-  const ok = (list: unknown, path: JsonPath) =>
-    Array.isArray(list) && list.length > 0 && list.every(isLettaMessage) && list.some(carriesTools) ? { list, path } : undefined;
-  if (Array.isArray(v)) return ok(v, []);
-  return isPlainObject(v) ? ok(v.messages, ['messages']) : undefined;
+  return messageListIn(v, isLettaMessage, carriesTools);
 }
 
 function signalOf(status: unknown, isErr: unknown): TransportSignals {
