@@ -279,3 +279,27 @@ describe('AutoGen 0.4 runtime event logs (autogen_core.events)', () => {
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
 });
+
+describe("LangGraph's debug stream (stream_mode=\"debug\")", () => {
+  it('checkpoint events are snapshots of the state, task events are passed over; read as LangGraph, not as another envelope', () => {
+    const human = { content: 'weather?', type: 'human', id: 'h1' };
+    const ai = { content: '', type: 'ai', id: 'a1', tool_calls: [{ name: 'search', args: { query: 'sf' }, id: 'call_1', type: 'tool_call' }] };
+    const tool = { content: 'Error: timeout', type: 'tool', id: 't1', tool_call_id: 'call_1', name: 'search', status: 'error' };
+    const answer = { content: 'no luck', type: 'ai', id: 'a2', tool_calls: [] };
+    const checkpoint = (step: number, messages: unknown[]) => ({ type: 'checkpoint', timestamp: `2025-01-01T00:00:0${step}Z`, step,
+      payload: { config: { configurable: { thread_id: 'th1', checkpoint_id: `c${step}` } }, values: { messages }, metadata: { source: 'loop', step }, next: [], tasks: [] } });
+    const task = (step: number, name: string) => ({ type: 'task', timestamp: 't', step, payload: { id: `k${step}`, name, input: {}, triggers: [] } });
+    const result = (step: number, name: string, messages: unknown[]) => ({ type: 'task_result', timestamp: 't', step, payload: { id: `k${step}`, name, error: null, result: [['messages', messages]], interrupts: [] } });
+    const lines = [checkpoint(0, [human]), task(1, 'agent'), result(1, 'agent', [ai]), checkpoint(1, [human, ai]), task(2, 'tools'),
+      result(2, 'tools', [tool]), checkpoint(2, [human, ai, tool]), result(3, 'agent', [answer]), checkpoint(3, [human, ai, tool, answer])];
+    const { r, sessions, codes } = readModel(lines.map((l) => S(l)).join('\n') + '\n', { fileName: 'debug.jsonl' });
+    assert.equal(r.format, 'langgraph');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['search'], 'each message read once, though every checkpoint repeats it');
+    assert.deepEqual(pairedIds(s), ['call_1']);
+    assert.equal(s.results[0].transport.isError, true);
+    assert.deepEqual(s.results[0].at.path, ['payload', 'values', 'messages', 2]);
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
+  });
+});
