@@ -6,9 +6,10 @@
 // - `on_chat_model_end`'s `data.output` is the model's whole AI message (langchain.ts reads its calls: the ids and
 //   arguments the model sent); v1 wraps it in an LLMResult (`generations[][].message`). Its `_stream` chunks are
 //   pieces of that message and are not read.
-// - `on_tool_start` is a tool being run: `name` the tool, `data.input` its arguments. When the model's message
-//   asked for that tool and the call is not being run yet, it is that call's execution; otherwise (a tool run
-//   without a chat model event: an AgentExecutor's, a tool invoked directly) it is a call of its own.
+// - `on_tool_start` is a tool being run: `name` the tool, `data.input` its arguments (a string for a tool that takes
+//   one text input: kept as that text). When the model's message asked for that tool and the call is not being run
+//   yet, it is that call's execution; otherwise (a tool run without a chat model event: an AgentExecutor's, a tool
+//   invoked directly) it is a call of its own.
 // - `on_tool_end`'s `data.output` is the outcome, paired with its start by `run_id`: a ToolMessage (its
 //   `tool_call_id`, its `status: "error"` when the tool raised and ToolNode caught it) or the tool's plain return.
 //   `on_tool_error` (v1, and callback logs) is a failed run, its `data.error` the error.
@@ -83,7 +84,9 @@ class EventReader implements LineReader {
       this.asked.splice(k, 1);
     } else {
       if (!this.lastWasStart || this.turn === undefined) this.turn = this.b.newTurn();
-      index = this.b.call({ name, at: { doc, path: [] }, namePath: ['name'], argsPath: ['data', 'input'], args: e.data.input, expect: 'any' }, this.turn).index;
+      const input = e.data.input;
+      index = this.b.call({ name, at: { doc, path: [] }, namePath: ['name'], argsPath: ['data', 'input'], args: input, expect: 'any',
+        freeform: typeof input === 'string' }, this.turn).index;
     }
     if (runId !== undefined) this.running.set(runId, index);
     this.lastWasStart = true;
