@@ -199,6 +199,14 @@ describe('LangChain astream_events() streams', () => {
     assert.deepEqual(s.results.map((x) => x.transport.isError), [undefined, true]);
     assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join(','));
   });
+
+  it("a single-input tool's text input is kept as text, not reported as broken JSON", () => {
+    const events = [ev('on_tool_start', 'search', 'r1', { input: 'sf weather' }), ev('on_tool_end', 'search', 'r1', { output: 'sunny' })];
+    const { sessions, codes } = readModel(events.map((e) => S(e)).join('\n') + '\n', { fileName: 'run.jsonl' });
+    assert.equal(sessions[0].calls[0].encoding, 'freeform');
+    assert.equal(sessions[0].calls[0].args, 'sf weather');
+    assert.ok(!codes.includes('arguments-encoding'), codes.join(','));
+  });
 });
 
 describe('CAMEL agent memory records', () => {
