@@ -58,12 +58,16 @@ describe('Haystack ChatMessage.to_dict() lists', () => {
   it("an agent's `{messages}` and a pipeline snapshot's agent inputs", () => {
     check(S({ messages: messages('c1', 'c2'), last_message: {} }), 'run.json', ['c1', 'c2']);
     const schema = { type: 'object', properties: { messages: { type: 'array' } } };
+    const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const snapshot = {
       pipeline_state: { inputs: {}, component_visits: {}, pipeline_outputs: {} },
       break_point: { agent_name: 'agent', break_point: { component_name: 'chat_generator', visit_count: 2 } },
       agent_snapshot: {
         component_inputs: {
-          chat_generator: { serialization_schema: schema, serialized_data: { messages: messages('c1', 'c2').slice(0, 5) } },
+          chat_generator: { serialization_schema: schema, serialized_data: { messages: messages('c1', 'c2').slice(0, 5), tools: [
+            { type: 'haystack.tools.tool.Tool', data: { name: 'weather', description: 'Weather of a city', parameters: weatherSchema, function: 'tools.weather' } },
+            { type: 'haystack.tools.toolset.Toolset', data: { tools: [{ type: 'haystack.tools.tool.Tool', data: { name: 'clock', description: '', parameters: { type: 'object', properties: {} } } }] } },
+          ] } },
           tool_invoker: { serialization_schema: schema, serialized_data: { messages: [] } },
         },
         component_visits: { chat_generator: 2, tool_invoker: 1 },
@@ -71,6 +75,8 @@ describe('Haystack ChatMessage.to_dict() lists', () => {
     };
     const s = check(S(snapshot, null, 2), 'snapshot.json', ['c1', 'c2']);
     assert.deepEqual(s.calls[0].at.path.slice(0, 5), ['agent_snapshot', 'component_inputs', 'chat_generator', 'serialized_data', 'messages']);
+    assert.deepEqual(s.tools.map((t) => t.name), ['weather', 'clock'], "the chat generator's tools, a Toolset's among them");
+    assert.deepEqual(s.tools[0].inputSchema, weatherSchema);
   });
 
   it('an OpenAI-typed content list is not Haystack (parts with `type`)', () => {

@@ -10,10 +10,13 @@
 //   answers (a copy of its `tool_call`), paired by `origin.id`, else with the earliest call of `origin.tool_name`
 //   still waiting; `error` is the error flag (ToolInvoker sets it when the tool raised). `result` is a string, or in
 //   newer versions a list of text / image parts.
+// - Tool definitions beside the messages (a snapshot's chat generator `tools`): `Tool.to_dict()` is `{type:
+//   "haystack.tools.tool.Tool", data: {name, description, parameters}}` (a ComponentTool's too; a Toolset lists its
+//   tools in `data.tools`).
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
-import type { JsonPath } from '../parse/doc';
+import type { Doc, JsonPath } from '../parse/doc';
 import { at, isPlainObject, messageListIn, str, textOf, unansweredByName, type Obj } from './util';
 
 const ROLES = new Set(['user', 'system', 'assistant', 'tool']);
@@ -98,6 +101,23 @@ function readMessage(b: SessionBuilder, ref: NodeRef, m: unknown): void {
   else if (results > 0) b.breakTurn();
 }
 
+/** The tools beside the messages (a snapshot's chat generator inputs, `{messages, tools}`): `Tool.to_dict()`'s
+ *  `{type, data: {name, description, parameters}}`, a Toolset's `{type, data: {tools: [...]}}`. */
+function readTools(b: SessionBuilder, doc: Doc, parent: JsonPath): void {
+  let v: unknown = doc.value;
+  for (const k of parent) v = isPlainObject(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[k] : undefined;
+  const visit = (list: unknown, path: JsonPath) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((t, i) => {
+      const data = isPlainObject(t) && typeof t.type === 'string' && t.type.startsWith('haystack') && isPlainObject(t.data) ? t.data : undefined;
+      if (!data) return;
+      if (Array.isArray(data.tools)) visit(data.tools, [...path, i, 'data', 'tools']);
+      else if (typeof data.name === 'string' && isPlainObject(data.parameters)) b.tool(data.name, data.parameters, { doc, path: [...path, i, 'data', 'parameters'] });
+    });
+  };
+  if (isPlainObject(v)) visit(v.tools, [...parent, 'tools']);
+}
+
 export const haystack: FormatAdapter = {
   id: 'haystack',
   document: {
@@ -105,7 +125,10 @@ export const haystack: FormatAdapter = {
     read(doc, emit) {
       const l = listOf(doc.value);
       if (!l) return;
-      singleSession((b) => l.list.forEach((m, i) => readMessage(b, { doc, path: [...l.path, i] }, m)), emit);
+      singleSession((b) => {
+        if (l.path.length > 0) readTools(b, doc, l.path.slice(0, -1));
+        l.list.forEach((m, i) => readMessage(b, { doc, path: [...l.path, i] }, m));
+      }, emit);
     },
   },
   lines: {
