@@ -15,11 +15,17 @@
 //   group chat's `messages`) is OpenAI chat messages, except that a tool message lists its answers in
 //   `tool_responses` (`[{tool_call_id, role: "tool", content}]`): each pairs by `tool_call_id`. No error flag is kept
 //   (a failed tool's content reads "Error: …").
+// - AutoGen 0.4 runtime logs (autogen_core/logging.py, the `autogen_core.events` logger, one JSON event per line):
+//   `{type: "LLMCall", messages, response, agent_id}` (`LLMStreamEnd` when streamed) is a model call, its
+//   `response` a Chat Completion (`choices[].message.tool_calls`) or a `CreateResult` (`content: [FunctionCall]`);
+//   `{type: "ToolCall", tool_name, arguments, result}` is a tool's run, logged once it returned: the execution of
+//   the earliest call of that tool still waiting, or (no model call logged) a call of its own. A tool that raised
+//   logs no event; the next model call's `messages` then carry its error as a `tool` message, which answers it.
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
 import type { Session } from '../model';
-import { at, isPlainObject, str, type Obj } from './util';
+import { at, hasCallId, isPlainObject, str, unansweredByName, waitingFor, type Obj } from './util';
 import { readChatMessage } from './openai-chat';
 
 const CALLS = new Set(['ToolCallRequestEvent', 'AssistantMessage']);
@@ -165,6 +171,68 @@ function readChatHistory(ref: NodeRef, list: Obj[], emit: (s: Session) => void):
   }), emit);
 }
 
+// ---- 0.4 runtime event logs -------------------------------------------------------------------------------------
+
+const RUNTIME_EVENTS = new Set(['LLMCall', 'LLMStreamStart', 'LLMStreamEnd', 'ToolCall', 'Message', 'MessageDropped',
+  'MessageHandlerException', 'AgentConstructionException']);
+
+function isRuntimeEvent(v: unknown): v is Obj & { type: string } {
+  return isPlainObject(v) && typeof v.type === 'string' && RUNTIME_EVENTS.has(v.type) && ('agent_id' in v || 'sender' in v || 'handling_agent' in v);
+}
+
+/** The model's answer in a model call event: Chat Completion choices' messages, or a CreateResult's calls. */
+function responseCalls(v: Obj): boolean {
+  const r = v.response;
+  if (!isPlainObject(r)) return false;
+  if (Array.isArray(r.choices)) return r.choices.some((c) => isPlainObject(c) && isPlainObject(c.message) && Array.isArray(c.message.tool_calls) && c.message.tool_calls.length > 0);
+  return Array.isArray(r.content) && r.content.some(isFunctionCall);
+}
+
+function claimsRuntime(v: unknown): boolean {
+  if (!isRuntimeEvent(v)) return false;
+  if (v.type === 'ToolCall') return typeof v.tool_name === 'string';
+  return (v.type === 'LLMCall' || v.type === 'LLMStreamEnd') && responseCalls(v);
+}
+
+class RuntimeReader {
+  constructor(private readonly b: SessionBuilder) {}
+
+  read(ref: NodeRef, e: Obj & { type: string }): void {
+    if (e.type === 'ToolCall' && typeof e.tool_name === 'string') this.toolRun(ref, e, e.tool_name);
+    else if (e.type === 'LLMCall' || e.type === 'LLMStreamEnd') this.modelCall(ref, e);
+  }
+
+  private modelCall(ref: NodeRef, e: Obj): void {
+    // a tool that raised logged no run: its error reached the model as a tool message of this request
+    if (Array.isArray(e.messages)) {
+      e.messages.forEach((m, i) => {
+        const id = isPlainObject(m) && m.role === 'tool' ? str(m.tool_call_id) : undefined;
+        if (id !== undefined && hasCallId(this.b, id) && waitingFor(this.b, id)) {
+          this.b.result({ at: at(ref, 'messages', i), callId: id, payload: (m as Obj).content, payloadPath: ['content'] });
+        }
+      });
+    }
+    const r = e.response;
+    if (!isPlainObject(r)) return;
+    if (Array.isArray(r.choices)) {
+      r.choices.forEach((c, i) => {
+        if (isPlainObject(c) && isPlainObject(c.message)) readChatMessage(this.b, ref.doc, [...ref.path, 'response', 'choices', i, 'message'], c.message);
+      });
+    } else if (Array.isArray(r.content)) new MessageReader(this.b).message(at(ref, 'response'), { type: 'AssistantMessage', content: r.content });
+    else this.b.assistantText(at(ref, 'response', 'content'), r.content);
+  }
+
+  private toolRun(ref: NodeRef, e: Obj, name: string): void {
+    let callIndex = unansweredByName(this.b, name);
+    if (callIndex === undefined) {
+      callIndex = this.b.call({ name, at: ref, namePath: ['tool_name'], argsPath: ['arguments'], args: e.arguments, expect: 'object' }).index;
+    }
+    // by the call's id when it has one, so a copy of the result in a later request is known as answered
+    const callId = this.b.session.calls[callIndex].id;
+    this.b.result({ at: ref, callId, callIndex: callId === undefined ? callIndex : undefined, payload: e.result, payloadPath: ['result'] });
+  }
+}
+
 export const autogen: FormatAdapter = {
   id: 'autogen',
   document: {
@@ -184,11 +252,17 @@ export const autogen: FormatAdapter = {
     },
   },
   lines: {
-    claims: (v) => isMessage(v) && holdsTools(v),
-    accepts: isMessage,
+    claims: (v) => (isMessage(v) && holdsTools(v)) || claimsRuntime(v),
+    accepts: (v) => isMessage(v) || isRuntimeEvent(v),
     open(sink: LineSink) {
       const r = new MessageReader(sink.builder);
-      return { read(doc) { if (isMessage(doc.value)) r.message({ doc, path: [] }, doc.value); } };
+      const runtime = new RuntimeReader(sink.builder);
+      return {
+        read(doc) {
+          if (isMessage(doc.value)) r.message({ doc, path: [] }, doc.value);
+          else if (isRuntimeEvent(doc.value)) runtime.read({ doc, path: [] }, doc.value);
+        },
+      };
     },
   },
 };

@@ -39,7 +39,11 @@ import { smolagents } from './smolagents';
 import { strands } from './strands';
 import { dspy } from './dspy';
 import { semanticKernel } from './semantic-kernel';
+import { haystack } from './haystack';
+import { agentFramework } from './agent-framework';
+import { camel } from './camel';
 import { langgraph } from './langgraph';
+import { langchainEvents } from './langchain-events';
 import { llamaIndex } from './llamaindex';
 import { agno } from './agno';
 import { crewai } from './crewai';
@@ -95,7 +99,11 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   strands, // a session message holds a Converse message: before bedrock-converse
   dspy,
   semanticKernel,
+  haystack, // `{role, content: [{tool_call} | {tool_call_result}]}`: the chat readers would take its tool messages alone
+  camel, // CAMEL memory records (`{message: {__class__: FunctionCallingMessage}, role_at_backend}`): no other reader claims them
+  agentFramework, // `{role, contents: [{type: function_call}]}`: the Responses and chat readers would take its parts or its tool messages alone
   langgraph,
+  langchainEvents, // `astream_events` lines (`{event: "on_tool_start", run_id, data}`): no other reader claims them
   crewai, // a task output's `messages` pass for a Chat request: before the chat readers, which would miss its ReAct text calls
   agno, // OpenAI chat messages with its own error flag (`tool_call_error`) and history copies: before the chat readers, which would read neither
   llamaIndex, // ChatMessages keep calls in `additional_kwargs` / typed blocks: before the chat readers, which would see none

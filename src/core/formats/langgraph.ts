@@ -7,9 +7,10 @@
 // `messages_to_dict`'s `{type, data}`; a `tool` message answers a call by `tool_call_id`, its `status: "error"`
 // (ToolNode's flag for a tool that raised) is the error.
 // Streams, one event per line (`graph.stream()` printed as JSONL, the API's SSE `data:` lines): `values` events are
-// whole snapshots that repeat the messages before them, `updates` events (`{<node>: {messages}}`, or the new
-// messages alone) and `messages` events (`{message, metadata}` / `[message, metadata]`, `metadata.langgraph_node`)
-// carry new ones. Each message is read once, known by its `id` (LangGraph gives every message in state one); a
+// whole snapshots that repeat the messages before them (so are a `debug` stream's `{type: "checkpoint", step,
+// payload: {values}}` events, whose `task` / `task_result` events are passed over), `updates` events (`{<node>:
+// {messages}}`, or the new messages alone) and `messages` events (`{message, metadata}` / `[message, metadata]`,
+// `metadata.langgraph_node`) carry new ones. Each message is read once, known by its `id` (LangGraph gives every message in state one); a
 // snapshot whose first message is another one starts another conversation. Token chunks (`AIMessageChunk`) of
 // `messages` events are pieces of one message (same `id`): its calls are their `tool_call_chunks` joined by
 // `index` (name and id from the first piece that has them, the argument text in order), read when another message
@@ -49,7 +50,17 @@ function messagesAt(v: unknown): { path: JsonPath; list: unknown[] } | undefined
     const c = messagesAt(v.checkpoint);
     if (c && c.path[0] === 'channel_values') return { path: ['checkpoint', ...c.path], list: c.list };
   }
+  // a `debug` stream's checkpoint event: the state after a step, in its payload
+  if (v.type === 'checkpoint' && isPlainObject(v.payload) && isPlainObject(v.payload.values)) {
+    const c = messagesAt(v.payload);
+    if (c) return { path: ['payload', ...c.path], list: c.list };
+  }
   return undefined;
+}
+
+/** The other events of a `debug` stream (a task starting, its result): their messages are in the checkpoints. */
+function isDebugEvent(v: unknown): boolean {
+  return isPlainObject(v) && (v.type === 'task' || v.type === 'task_result') && typeof v.step === 'number' && isPlainObject(v.payload);
 }
 
 /** A thread's history: states, the fullest read. */
@@ -176,7 +187,7 @@ function claimsLine(v: unknown): boolean {
 
 /** A snapshot or an update without tool traffic: part of a stream once its other lines are claimed. */
 function acceptsLine(v: unknown): boolean {
-  return newMessages(v) !== undefined || (isPlainObject(v) && Array.isArray(v.messages) && v.messages.every((m) => langChainType(m) !== undefined));
+  return newMessages(v) !== undefined || isDebugEvent(v) || (isPlainObject(v) && Array.isArray(v.messages) && v.messages.every((m) => langChainType(m) !== undefined));
 }
 
 export const langgraph: FormatAdapter = {

@@ -14,7 +14,7 @@ import type { NodeRef, SessionBuilder } from './builder';
 import { PendingCalls } from './stream';
 import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { at, isPlainObject, latestUnanswered, str, type Obj } from './util';
+import { at, hasCallId, isPlainObject, latestUnanswered, messageListIn, str, type Obj } from './util';
 
 const MESSAGE_TYPES = new Set(['system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message',
   'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'usage_statistics', 'stop_reason',
@@ -36,10 +36,7 @@ export function carriesTools(v: unknown): boolean {
 
 /** A list of Letta messages (whole, or a `LettaResponse`'s `messages`) with tool traffic in it. */
 export function messageList(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
-  const ok = (list: unknown, path: JsonPath) =>
-    Array.isArray(list) && list.length > 0 && list.every(isLettaMessage) && list.some(carriesTools) ? { list, path } : undefined;
-  if (Array.isArray(v)) return ok(v, []);
-  return isPlainObject(v) ? ok(v.messages, ['messages']) : undefined;
+  return messageListIn(v, isLettaMessage, carriesTools);
 }
 
 function signalOf(status: unknown, isErr: unknown): TransportSignals {
@@ -65,7 +62,6 @@ class MessageReader implements LineReader {
   private openMessage?: string;
   /** Per message id and position, the key its first piece opened (later pieces may carry no id). */
   private readonly keyOf = new Map<string, string>();
-  private readonly called = new Set<string>();
   private readonly answered = new Set<string>();
   private turn?: number;
   private anonymous = 0;
@@ -106,7 +102,7 @@ class MessageReader implements LineReader {
     let key = id ?? this.keyOf.get(slot);
     if (key === undefined) key = `anonymous:${this.anonymous++}`;
     if (messageId !== undefined && !this.keyOf.has(slot)) this.keyOf.set(slot, key);
-    if (id !== undefined && this.called.has(id)) return; // read already (its approval request, or an earlier copy)
+    if (id !== undefined && hasCallId(this.b, id)) return; // read already (its approval request, or an earlier copy)
     let p = this.pending.get(key);
     if (!p) {
       p = this.pending.start(key, ['name']);
@@ -126,11 +122,10 @@ class MessageReader implements LineReader {
   private flush(): void {
     for (const key of this.open) {
       const id = this.pending.get(key)?.id;
-      if (id !== undefined && this.called.has(id)) {
+      if (id !== undefined && hasCallId(this.b, id)) {
         this.pending.drop(key);
         continue;
       }
-      if (id !== undefined) this.called.add(id);
       this.pending.complete(key, () => (this.turn ??= this.b.newTurn()), 'string');
     }
     this.open = [];

@@ -67,8 +67,8 @@ function findStates(ref: NodeRef, v: unknown, depth: number, out: Located<Obj>[]
   return out;
 }
 
-/** `o[camel]` or `o[snake]`, with the key that held it. */
-function field(o: unknown, camel: string, snake: string): { key: string; value: unknown } | undefined {
+/** `o[camel]` or `o[snake]`, with the key that held it (the JS / .NET and the Python spellings of one field). */
+export function field(o: unknown, camel: string, snake: string): { key: string; value: unknown } | undefined {
   if (!isPlainObject(o)) return undefined;
   if (camel in o) return { key: camel, value: o[camel] };
   if (snake in o) return { key: snake, value: o[snake] };

@@ -21,6 +21,15 @@ export interface Located<T = unknown> extends NodeRef {
   value: T;
 }
 
+/** A format's message list with tool traffic in it: the value itself, or its `messages` (a response, a saved thread):
+ *  every element one of the format's messages, one at least carrying a call or a result. */
+export function messageListIn(v: unknown, isMessage: (m: unknown) => boolean, carriesTools: (m: unknown) => boolean): { list: unknown[]; path: JsonPath } | undefined {
+  const ok = (list: unknown, path: JsonPath) =>
+    Array.isArray(list) && list.length > 0 && list.every(isMessage) && list.some(carriesTools) ? { list, path } : undefined;
+  if (Array.isArray(v)) return ok(v, []);
+  return isPlainObject(v) ? ok(v.messages, ['messages']) : undefined;
+}
+
 /** The value at `path`; when it is a string holding a JSON object or array, that JSON, in a Doc of its own. */
 export function jsonIn(doc: Doc, path: JsonPath, value: unknown): Located {
   if (typeof value !== 'string') return { doc, path, value };
