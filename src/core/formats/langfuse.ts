@@ -20,13 +20,13 @@
 // a recorded request's `tools`, and the `{role: "tool", content: {type: "function", function}}` entries the
 // LangChain handler puts in a GENERATION's input.
 import type { FormatAdapter } from './adapter';
-import { readAnthropicMessage } from './anthropic';
+import { isCallBlock, readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem, readResponsesTools } from './openai-responses';
-import { isToolSpan, readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
+import { isToolSpan, readAttributes, readDefinitionList, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
 import { listedCalls, listedMessages, TOOL_SPAN_KEYS, type ListedCall } from './span-conventions';
-import type { ToolResult, TransportSignals } from '../model';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
 import { byTime, hasCallId, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
@@ -117,7 +117,7 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     return;
   }
   if (isPlainObject(v) && Array.isArray(v.content) && v.role !== 'user') {
-    const uses = v.content.filter((c) => isPlainObject(c) && c.type === 'tool_use') as Obj[];
+    const uses = v.content.filter((c) => isPlainObject(c) && isCallBlock(c)) as Obj[];
     if (uses.length > 0 && !uses.every((c) => isCopy(b, str(c.id), c.name))) readAnthropicMessage(b, out.doc, out.path, v);
     return;
   }
@@ -151,8 +151,7 @@ function readInputTools(b: SessionBuilder, { doc, path, value: input }: Located,
   if (isPlainObject(input) && Array.isArray(input.tools)) {
     // a request recorded whole (Anthropic Messages, Chat Completions, Responses): its `tools`, read as GenAI
     // definitions are
-    const attrs = new Map<string, Attr>([['gen_ai.tool.definitions', { value: input.tools, ref: { doc, path: [...path, 'tools'] } }]]);
-    readDefinitions(b, { ref: { doc, path }, traceId: '', attrs }, seen);
+    readDefinitionList(b, { doc, path: [...path, 'tools'], value: input.tools }, seen);
     return;
   }
   if (!Array.isArray(input)) return;
@@ -233,8 +232,11 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   if (named && (id === undefined || named.id === undefined)) return result(named.id, named.id === undefined ? byName : undefined);
   // the call is answered only by a later request's copy of this result (read first: observations out of time
   // order): the execution's own result takes that copy's place
-  const copy = early.take((r) => r.callId !== undefined && (id !== undefined ? r.callId === id : b.session.calls.some((c) => c.id === r.callId && c.name === name)));
-  if (copy !== undefined) return early.replace(b, copy, () => result(copy.callId, undefined));
+  const copy = early.take(id, name);
+  if (copy !== undefined) {
+    const callId = b.session.results[copy].callId;
+    return early.replace(copy, () => result(callId, undefined));
+  }
   if (id !== undefined && hasCallId(b, id)) return; // every call with this id is answered: the same execution recorded again
   // an execution no model output recorded: its own call, arguments from `input`
   const nameRef = ob.attrs.get('gen_ai.tool.name')?.ref ?? ob.attrs.get('tool.name')?.ref ?? { doc, path: [...ob.path, 'name'] };
@@ -246,34 +248,61 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
 
 /** Results read from GENERATION inputs: copies of the conversation, standing in for an execution until its own
  *  observation is read (observations out of time order, or sharing one start time, can put it after the next
- *  request). Pairing then does not depend on the order observations are listed in. */
+ *  request). Pairing then does not depend on the order observations are listed in. Stand-ins are kept by the call
+ *  id they answer (each as its index in the session's results), and call ids by tool name: finding one is a look-up. */
 class EarlyResults {
-  private readonly copies = new Set<ToolResult>();
+  /** Per call id, the stand-ins answering it (indices in the session's results, in the order noted). */
+  private readonly byId = new Map<string, number[]>();
+  /** Per tool name, the ids of the session's calls of that tool (the calls up to `synced`). */
+  private readonly idsByName = new Map<string, Set<string>>();
+  private synced = 0;
+
+  constructor(private readonly b: SessionBuilder) {}
 
   /** The result just added to the session at index `at`, when one was. */
-  note(b: SessionBuilder, at: number): void {
-    const r = b.session.results[at];
-    if (r !== undefined) this.copies.add(r);
+  note(at: number): void {
+    const id = this.b.session.results[at]?.callId;
+    if (id === undefined) return;
+    const list = this.byId.get(id);
+    if (list) list.push(at);
+    else this.byId.set(id, [at]);
   }
 
-  /** The first copy that `fits`, no longer a stand-in. */
-  take(fits: (r: ToolResult) => boolean): ToolResult | undefined {
-    for (const r of this.copies) {
-      if (fits(r)) {
-        this.copies.delete(r);
-        return r;
-      }
+  /** The first stand-in answering the call with this id (with no id: a call of this tool), no longer a stand-in;
+   *  its index in the session's results. */
+  take(id: string | undefined, name: string): number | undefined {
+    if (this.byId.size === 0) return undefined;
+    if (id !== undefined) return this.shift(id);
+    const calls = this.b.session.calls;
+    for (; this.synced < calls.length; this.synced++) {
+      const c = calls[this.synced];
+      if (c.id === undefined) continue;
+      const ids = this.idsByName.get(c.name);
+      if (ids) ids.add(c.id);
+      else this.idsByName.set(c.name, new Set([c.id]));
     }
-    return undefined;
+    let first: string | undefined;
+    for (const cid of this.idsByName.get(name) ?? []) {
+      const at = this.byId.get(cid)?.[0];
+      if (at !== undefined && (first === undefined || at < this.byId.get(first)![0])) first = cid;
+    }
+    return first === undefined ? undefined : this.shift(first);
   }
 
-  /** Put the result `record` adds where `copy` was (its place and turn in the session kept). */
-  replace(b: SessionBuilder, copy: ToolResult, record: () => void): void {
+  private shift(id: string): number | undefined {
+    const list = this.byId.get(id);
+    const at = list?.shift();
+    if (list?.length === 0) this.byId.delete(id);
+    return at;
+  }
+
+  /** Put the result `record` adds in the place of the stand-in at `at` (its place and turn in the session kept). */
+  replace(at: number, record: () => void): void {
+    const results = this.b.session.results;
+    const copy = results[at];
+    const before = results.length;
     record();
-    const results = b.session.results;
-    const own = results.pop();
-    const at = results.indexOf(copy);
-    if (own && at >= 0) results[at] = { ...own, turn: copy.turn };
+    if (results.length > before) results[at] = { ...results.pop()!, turn: copy.turn };
   }
 }
 
@@ -288,7 +317,7 @@ function readInputResults(t: TraceCalls, input: Located, early: EarlyResults): v
       if (r.id === undefined || !t.waitingFor(r.id)) continue;
       const at = t.b.session.results.length;
       t.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : {});
-      early.note(t.b, at);
+      early.note(at);
     }
   }
 }
@@ -309,7 +338,7 @@ function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
     observations.push({ o, path, attrs });
   });
   const t = new TraceCalls(b);
-  const early = new EarlyResults();
+  const early = new EarlyResults(b);
   const seen = new Set<string>();
   for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
   for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(doc, [...ob.path, 'input'], ob.o.input), seen);

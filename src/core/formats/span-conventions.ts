@@ -36,6 +36,7 @@
 //   `.llm_response` (one `Content`).
 import type { NodeRef } from './builder';
 import type { JsonPath } from '../parse/doc';
+import { isCallBlock, isResultBlock, transportOf } from './anthropic';
 import { geminiDeclarations, keyOf } from './gemini';
 import { isPlainObject, jsonIn, jsonValue, str, type Located, type Obj } from './util';
 
@@ -193,7 +194,8 @@ function inner(ref: NodeRef, value: unknown): Located {
 /** The calls and results of each message of a list, whatever dialect it is written in: OTel GenAI parts (`parts:
  *  [{type: "tool_call" | "tool_call_response"}]`), OpenAI chat (`tool_calls`, `role: "tool"` with `tool_call_id`
  *  or `id`), an OTel GenAI event (`gen_ai.choice` `{message}`), Vercel AI SDK content parts (`tool-call`,
- *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`), Anthropic blocks (`tool_use`, `tool_result`),
+ *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`), Anthropic blocks (`tool_use`, `server_tool_use`,
+ *  `mcp_tool_use`; `tool_result`, `mcp_tool_result`, `*_tool_result`),
  *  OpenAI tool calls as content items, Responses API items (`function_call`, `function_call_output`) and Gemini
  *  `Content` parts (`functionCall`, `functionResponse`). `where` is the list (or one message, a `{messages}` / `{contents}` object, a Chat
  *  completion's `{choices}`). */
@@ -266,11 +268,13 @@ function part(p: unknown, at: NodeRef, out: ListedMessage): void {
   } else if (p.type === 'tool_call_response') {
     const key = 'response' in p ? 'response' : 'result';
     out.push({ result: { id: partId(p.id), at, payload: p[key], payloadPath: [key] } });
-  } else if (p.type === 'tool_use' && typeof p.name === 'string') {
-    // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation)
+  } else if (isCallBlock(p) && typeof p.name === 'string') {
+    // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation): client tools'
+    // `tool_use`, the server's `server_tool_use` and `mcp_tool_use`, answered by `tool_result`, `mcp_tool_result`
+    // and the server tools' `*_tool_result` blocks (anthropic.ts says which of them failed)
     out.push({ call: { name: p.name, id: str(p.id), at, namePath: ['name'], argsAt: 'input' in p ? child(at, 'input') : undefined, args: p.input } });
-  } else if (p.type === 'tool_result') {
-    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: p.is_error === true || undefined } });
+  } else if (isResultBlock(p)) {
+    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: transportOf(p).isError === true || undefined } });
   } else if (p.type === 'function' && isPlainObject(p.function) && typeof p.function.name === 'string') {
     // an OpenAI tool call written as a content item (Koog's GenAI messages)
     const fn = p.function;

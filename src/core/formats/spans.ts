@@ -708,15 +708,7 @@ function readSummary(t: TraceCalls, s: SpanRecord): void {
 
 /** Tool definitions: `llm.tools.N.tool.json_schema` and `gen_ai.tool.definitions`. */
 export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<string>): void {
-  const add = (def: unknown, ref: NodeRef) => {
-    if (!isPlainObject(def)) return;
-    const fn = isPlainObject(def.function) ? def.function : def;
-    const name = str(fn.name);
-    const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parameters_json_schema;
-    if (name === undefined || schema === undefined || seen.has(name)) return;
-    seen.add(name);
-    b.tool(name, schema, ref);
-  };
+  const add = (def: unknown, ref: NodeRef) => addDefinition(b, def, ref, seen);
   for (const [, g] of indexed(s, 'llm.tools')) {
     const a = g.get('tool.json_schema');
     if (!a) continue;
@@ -732,8 +724,25 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
     add({ name: name.value, parameters: l.value }, l);
   }
   const defs = located(attr(s, 'gen_ai.tool.definitions'));
-  if (defs && Array.isArray(defs.value)) defs.value.forEach((d, i) => add(d, { doc: defs.doc, path: [...defs.path, i] }));
+  if (defs) readDefinitionList(b, defs, seen);
   conventionDefinitions((k) => attr(s, k), add);
+}
+
+/** One tool definition (`{name, parameters | input_schema | inputSchema | parameters_json_schema}`, or a Chat
+ *  tool's `{function: {...}}`), unless its name was seen. */
+function addDefinition(b: SessionBuilder, def: unknown, ref: NodeRef, seen: Set<string>): void {
+  if (!isPlainObject(def)) return;
+  const fn = isPlainObject(def.function) ? def.function : def;
+  const name = str(fn.name);
+  const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parameters_json_schema;
+  if (name === undefined || schema === undefined || seen.has(name)) return;
+  seen.add(name);
+  b.tool(name, schema, ref);
+}
+
+/** A list of tool definitions as `gen_ai.tool.definitions` holds them (a request's `tools` too). */
+export function readDefinitionList(b: SessionBuilder, defs: Located, seen: Set<string>): void {
+  if (Array.isArray(defs.value)) defs.value.forEach((d, i) => addDefinition(b, d, { doc: defs.doc, path: [...defs.path, i] }, seen));
 }
 
 /** A tool span's transport: its status (UNSET or OK say success), `error.type` (set when the operation ended in an

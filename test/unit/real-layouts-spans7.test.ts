@@ -1,0 +1,116 @@
+// Span and trace exports (round seven): Langfuse observations whose GENERATIONs hold Anthropic messages with the
+// server's tool blocks, results standing in until their execution is read, and the other span layouts this round
+// read. Every trace here is small and written for the test, after the layout of a real file or of the format's
+// documentation or writer source.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { callNames, pairedIds, readModel } from './helpers';
+
+const J = JSON.stringify;
+
+function read(text: string, fileName: string) {
+  const m = readModel(text, { fileName });
+  return { ...m, codes: [...m.codes].sort() };
+}
+
+/** A Langfuse observation as the public API returns it. */
+const obs = <F extends Record<string, unknown>>(id: string, type: string, startTime: string, fields: F) => ({ id, traceId: 't1', type, startTime, ...fields });
+
+describe('Langfuse: Anthropic messages with server and MCP tool blocks', () => {
+  const first = obs('g1', 'GENERATION', '2025-06-01T10:00:00.000Z', {
+    name: 'anthropic.messages.create',
+    input: { model: 'claude-sonnet-4', messages: [{ role: 'user', content: 'weather in Oslo, then file it' }],
+      tools: [{ name: 'save_note', input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] },
+    output: { role: 'assistant', content: [
+      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'Oslo weather' } },
+      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: { type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' } },
+      { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'lookup', server_name: 'kb', input: { q: 'Oslo' } },
+      { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'cold' }] },
+      { type: 'text', text: 'It is cold.' },
+    ] },
+  });
+  const filing = obs('g1b', 'GENERATION', '2025-06-01T10:00:03.000Z', {
+    name: 'anthropic.messages.create',
+    output: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'save_note', input: { text: 'cold' } }] },
+  });
+  const second = obs('g2', 'GENERATION', '2025-06-01T10:00:05.000Z', {
+    name: 'anthropic.messages.create',
+    input: { messages: [
+      { role: 'user', content: 'weather in Oslo, then file it' },
+      { role: 'assistant', content: first.output.content },
+      { role: 'assistant', content: filing.output.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'saved', is_error: false }] },
+    ] },
+    output: { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+  });
+
+  it('reads an answer made only of server and MCP tool blocks, each call once, each result with its call', () => {
+    const { sessions } = read(J({ data: [first, filing, second], meta: { page: 1 } }), 'observations.json');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['web_search', 'lookup', 'save_note']);
+    assert.deepEqual(s.calls.map((c) => c.id), ['srvtoolu_1', 'mcptoolu_1', 'toolu_1']);
+    assert.deepEqual(pairedIds(s), ['srvtoolu_1', 'mcptoolu_1', 'toolu_1']);
+    assert.deepEqual(s.results.map((r) => r.transport.isError === true), [true, false, false]);
+    assert.deepEqual(s.tools.map((t) => t.name), ['save_note']);
+  });
+
+});
+
+describe('Langfuse: results read from a request before their execution', () => {
+  // two calls of one tool; the next request (listed first: the same start time) shows both results; the TOOL
+  // observations name their tool but no call id (the LangChain handler's tool spans)
+  const gen = obs('g1', 'GENERATION', '2025-06-01T10:00:00.000Z', {
+    output: { role: 'assistant', content: null, tool_calls: [
+      { id: 'call_a', type: 'function', function: { name: 'search', arguments: '{"q":"a"}' } },
+      { id: 'call_b', type: 'function', function: { name: 'search', arguments: '{"q":"b"}' } },
+    ] },
+  });
+  const next = obs('g2', 'GENERATION', '2025-06-01T10:00:01.000Z', {
+    input: [
+      { role: 'assistant', tool_calls: gen.output.tool_calls },
+      { role: 'tool', tool_call_id: 'call_a', content: 'A (copy)' },
+      { role: 'tool', tool_call_id: 'call_b', content: 'B (copy)' },
+    ],
+    output: { role: 'assistant', content: 'both found' },
+  });
+  const toolA = obs('s1', 'TOOL', '2025-06-01T10:00:01.000Z', { name: 'search', input: { q: 'a' }, output: 'A', level: 'DEFAULT' });
+  const toolB = obs('s2', 'TOOL', '2025-06-01T10:00:01.000Z', { name: 'search', input: { q: 'b' }, output: 'B', level: 'ERROR', statusMessage: 'timeout' });
+
+  it('puts each execution in its stand-in\'s place, in call order, with its own payload and status', () => {
+    const { sessions } = read(J({ data: [gen, next, toolA, toolB], meta: {} }), 'observations.json');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['search', 'search']);
+    assert.deepEqual(pairedIds(s), ['call_a', 'call_b']);
+    assert.deepEqual(s.results.map((r) => r.payload), ['A', 'B']);
+    assert.deepEqual(s.results.map((r) => r.transport.spanStatus), ['UNSET', 'ERROR']);
+  });
+});
+
+describe('Spans: Anthropic request histories recorded whole', () => {
+  // an OTel span whose `gen_ai.input.messages` holds the Anthropic request's messages as they were sent (the
+  // server's blocks included), and whose output is the final answer
+  const history = [
+    { role: 'user', content: 'search, then fetch' },
+    { role: 'assistant', content: [
+      { type: 'server_tool_use', id: 'srvtoolu_9', name: 'web_fetch', input: { url: 'https://example.com' } },
+      { type: 'web_fetch_tool_result', tool_use_id: 'srvtoolu_9', content: { type: 'web_fetch_tool_result_error', error_code: 'url_not_accessible' } },
+      { type: 'mcp_tool_use', id: 'mcptoolu_9', name: 'kb_search', server_name: 'kb', input: { q: 'example' } },
+      { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_9', is_error: true, content: [{ type: 'text', text: 'kb down' }] },
+    ] },
+  ];
+  const span = {
+    name: 'chat claude-sonnet-4', context: { trace_id: '0xaa', span_id: '0x01' }, parent_id: null, start_time: '2025-06-01T10:00:00Z',
+    attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'anthropic', 'gen_ai.input.messages': J(history), 'gen_ai.output.messages': J([{ role: 'assistant', parts: [{ type: 'text', content: 'both failed' }] }]) },
+  };
+
+  it('reads the server and MCP calls of the history and their results, both failures', () => {
+    const { sessions } = read(J([span]), 'spans.json');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['web_fetch', 'kb_search']);
+    assert.deepEqual(pairedIds(s), ['srvtoolu_9', 'mcptoolu_9']);
+    assert.deepEqual(s.results.map((r) => r.transport.isError), [true, true]);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ url: 'https://example.com' }, { q: 'example' }]);
+  });
+});
