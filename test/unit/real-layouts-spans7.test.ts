@@ -114,3 +114,58 @@ describe('Spans: Anthropic request histories recorded whole', () => {
     assert.deepEqual(s.calls.map((c) => c.args), [{ url: 'https://example.com' }, { q: 'example' }]);
   });
 });
+
+describe('OpenLLMetry Anthropic spans (flattened gen_ai.prompt / gen_ai.completion attributes)', () => {
+  // opentelemetry-instrumentation-anthropic: a message's content goes to `gen_ai.prompt.N.content` as it was sent
+  // (a JSON list of blocks unless all are text), an assistant's tool_use blocks also to `.tool_calls.M.*`; the
+  // answer's tool_use blocks to `gen_ai.completion.0.tool_calls.M.*`; tools to `llm.request.functions.N.*` with
+  // `input_schema` as JSON
+  const kv = (key: string, value: string) => ({ key, value: { stringValue: value } });
+  const toolUse = { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Oslo' } };
+  const span = (id: string, start: string, attributes: { key: string; value: unknown }[]) => ({
+    traceId: 'abc', spanId: id, name: 'anthropic.chat', kind: 3, startTimeUnixNano: start, endTimeUnixNano: start + '9', attributes, status: {},
+  });
+  const first = span('01', '1000', [
+    kv('gen_ai.system', 'Anthropic'), kv('llm.request.type', 'chat'), kv('gen_ai.request.model', 'claude-3-5-sonnet'),
+    kv('gen_ai.prompt.0.role', 'user'), kv('gen_ai.prompt.0.content', 'Weather in Oslo?'),
+    kv('llm.request.functions.0.name', 'get_weather'), kv('llm.request.functions.0.description', 'weather by city'),
+    kv('llm.request.functions.0.input_schema', J({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] })),
+    kv('gen_ai.completion.0.finish_reason', 'tool_use'), kv('gen_ai.completion.0.role', 'assistant'), kv('gen_ai.completion.0.content', ''),
+    kv('gen_ai.completion.0.tool_calls.0.id', 'toolu_01'), kv('gen_ai.completion.0.tool_calls.0.name', 'get_weather'),
+    kv('gen_ai.completion.0.tool_calls.0.arguments', J({ city: 'Oslo' })),
+  ]);
+  const second = span('02', '2000', [
+    kv('gen_ai.system', 'Anthropic'), kv('llm.request.type', 'chat'),
+    kv('gen_ai.prompt.0.role', 'user'), kv('gen_ai.prompt.0.content', 'Weather in Oslo?'),
+    kv('gen_ai.prompt.1.role', 'assistant'), kv('gen_ai.prompt.1.content', J([toolUse])),
+    kv('gen_ai.prompt.1.tool_calls.0.id', 'toolu_01'), kv('gen_ai.prompt.1.tool_calls.0.name', 'get_weather'), kv('gen_ai.prompt.1.tool_calls.0.arguments', J({ city: 'Oslo' })),
+    kv('gen_ai.prompt.2.role', 'user'), kv('gen_ai.prompt.2.content', J([{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'service down', is_error: true }])),
+    kv('gen_ai.completion.0.role', 'assistant'), kv('gen_ai.completion.0.content', 'I could not get the weather.'),
+  ]);
+  const otlp = (spans: unknown[]) => J({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 'opentelemetry.instrumentation.anthropic' }, spans }] }] });
+
+  it('pairs the call with the tool_result block of the next request, read once, its failure kept', () => {
+    const { sessions, codes } = read(otlp([first, second]), 'otlp.json');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Oslo' }]);
+    assert.deepEqual(pairedIds(s), ['toolu_01']);
+    assert.equal(s.results[0].payload, 'service down');
+    assert.equal(s.results[0].transport.isError, true);
+    assert.ok(!codes.includes('orphan-call'), codes.join());
+  });
+
+  it('reads the tools with their input_schema', () => {
+    const s = read(otlp([first, second]), 'otlp.json').sessions[0];
+    assert.deepEqual(s.tools.map((t) => [t.name, t.inputSchema]), [['get_weather', { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }]]);
+  });
+
+  it('reads the calls of an older version\'s history, which lists them only as content blocks', () => {
+    const older = span('02', '2000', second.attributes.filter((a) => !a.key.includes('.tool_calls.')));
+    const s = read(otlp([older]), 'otlp.json').sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather']);
+    assert.deepEqual(s.calls.map((c) => c.id), ['toolu_01']);
+    assert.deepEqual(pairedIds(s), ['toolu_01']);
+  });
+});

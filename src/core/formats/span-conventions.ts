@@ -381,7 +381,7 @@ export function toolSpanEvents(events: EventRecord[]): { args?: Attr; id?: Attr;
 }
 
 /** A message, or a list of content blocks that make one message. */
-function contentOf(l: Located): ListedMessage {
+export function contentOf(l: Located): ListedMessage {
   if (isPlainObject(l.value)) return message(l.value, l);
   const out: ListedMessage = [];
   if (Array.isArray(l.value)) l.value.forEach((p, j) => part(p, child(l, j), out));

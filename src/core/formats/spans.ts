@@ -22,7 +22,7 @@ import type { LineSink } from './adapter';
 import { childPath, joinPath, type Doc, type JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
-import { conventionDefinitions, conventionKind, conventionToolName, responseCalls, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
+import { contentOf, conventionDefinitions, conventionKind, conventionToolName, responseCalls, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
 
 export interface Attr {
   value: unknown;
@@ -636,17 +636,40 @@ function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, keys: Fl
   let n = 0;
   for (const [, g] of indexed(s, prefix)) {
     const msg = t.message(history);
-    for (const [, tc] of regroup(g, keys.calls)) {
+    const calls = regroup(g, keys.calls);
+    for (const [, tc] of calls) {
       const name = tc.get(keys.name);
       if (!name || typeof name.value !== 'string') continue;
       const args = tc.get(keys.args);
       if (msg.call(name.value, str(tc.get(keys.id)?.value), name.ref, [], args?.ref, args?.value)) n += 1;
     }
     const role = g.get(keys.role);
+    const content = g.get(keys.content);
     if (history && role && str(role.value) === 'tool') {
-      const content = g.get(keys.content);
       const id = g.get(keys.callId);
       msg.result(str(id?.value), id?.ref ?? content?.ref ?? role.ref, content?.value, content ? [] : undefined);
+    } else if (history && content) {
+      n += readContentBlocks(msg, content, calls.size === 0);
+    }
+  }
+  return n;
+}
+
+/** A flattened message's content that is a list of blocks, as JSON (OpenLLMetry writes an Anthropic or Bedrock
+ *  request's content so: `tool_result` / `toolResult` blocks in a user message, `tool_use` blocks in an assistant
+ *  message, which newer versions list again as `tool_calls.M`): its results, and its calls when the message lists
+ *  none of its own. Returns how many calls were new. */
+function readContentBlocks(msg: MessageCalls, content: Attr, calls: boolean): number {
+  const l = jsonIn(content.ref.doc, content.ref.path, content.value);
+  if (!Array.isArray(l.value)) return 0;
+  let n = 0;
+  for (const item of contentOf(l)) {
+    if ('call' in item) {
+      const c = item.call;
+      if (calls && msg.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args)) n += 1;
+    } else {
+      const r = item.result;
+      msg.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : undefined);
     }
   }
   return n;
@@ -715,10 +738,11 @@ export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<stri
     const l = jsonIn(a.ref.doc, a.ref.path, a.value);
     add(l.value, l);
   }
-  // OpenLLMetry (Traceloop) writes them as `llm.request.functions.N.{name, description, parameters}`
+  // OpenLLMetry (Traceloop) writes them as `llm.request.functions.N.{name, description, parameters}` (an Anthropic
+  // request's tools with `input_schema`)
   for (const [, g] of indexed(s, 'llm.request.functions')) {
     const name = g.get('name');
-    const params = g.get('parameters');
+    const params = g.get('parameters') ?? g.get('input_schema');
     if (!name || !params) continue;
     const l = jsonIn(params.ref.doc, params.ref.path, params.value);
     add({ name: name.value, parameters: l.value }, l);
