@@ -169,3 +169,29 @@ describe('OpenLLMetry Anthropic spans (flattened gen_ai.prompt / gen_ai.completi
     assert.deepEqual(pairedIds(s), ['toolu_01']);
   });
 });
+
+describe('OTel GenAI message parts: server tool calls', () => {
+  // the semantic conventions' ServerToolCallPart `{type: "server_tool_call", id, name, server_tool_call: {type,
+  // ...}}` and ServerToolCallResponsePart `{type: "server_tool_call_response", id, server_tool_call_response}`;
+  // Pydantic AI (v3+) keeps a built-in tool's arguments under `server_tool_call.arguments`
+  const output = [{ role: 'assistant', parts: [
+    { type: 'server_tool_call', id: 'ws_1', name: 'web_search', server_tool_call: { type: 'web_search', arguments: { query: 'otel genai' } } },
+    { type: 'server_tool_call_response', id: 'ws_1', server_tool_call_response: { type: 'web_search', response: [{ url: 'https://opentelemetry.io' }] } },
+    { type: 'server_tool_call', id: 'srvtoolu_2', name: 'code_execution', server_tool_call: { type: 'code_execution', code: 'print(1)' } },
+    { type: 'server_tool_call_response', id: 'srvtoolu_2', server_tool_call_response: { type: 'code_execution_tool_result', content: { type: 'code_execution_tool_result_error', error_code: 'unavailable' } } },
+    { type: 'text', content: 'done' },
+  ], finish_reason: 'stop' }];
+  const span = {
+    name: 'chat gpt-5', context: { trace_id: '0xbb', span_id: '0x02' }, parent_id: null, start_time: '2025-06-01T10:00:00Z',
+    attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': J([{ role: 'user', parts: [{ type: 'text', content: 'search' }] }]), 'gen_ai.output.messages': J(output) },
+  };
+
+  it('reads each as a call with its arguments, paired with its response; an error-typed content a failure', () => {
+    const s = read(J([span]), 'spans.json').sessions[0];
+    assert.deepEqual(callNames(s), ['web_search', 'code_execution']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ query: 'otel genai' }, { type: 'code_execution', code: 'print(1)' }]);
+    assert.deepEqual(pairedIds(s), ['ws_1', 'srvtoolu_2']);
+    assert.deepEqual(s.results.map((r) => r.transport.isError === true), [false, true]);
+    assert.deepEqual(s.results[0].payload, [{ url: 'https://opentelemetry.io' }]);
+  });
+});

@@ -2,7 +2,8 @@
 // convention's keys), and how the message lists they write read as calls and results. spans.ts pairs what is read
 // here; this module only finds it.
 //
-// - OpenTelemetry GenAI: `gen_ai.*` attributes (message parts, `execute_tool` spans, `gen_ai.tool.definitions`); the
+// - OpenTelemetry GenAI: `gen_ai.*` attributes (message parts: `tool_call` / `tool_call_response`, and the
+//   provider-run `server_tool_call` / `server_tool_call_response`; `execute_tool` spans, `gen_ai.tool.definitions`); the
 //   older event form, as span events or as log records: `gen_ai.assistant.message` `{tool_calls}`,
 //   `gen_ai.tool.message` `{id, content}`, `gen_ai.choice` `{message: {tool_calls}}`; its body fields as the event's
 //   attributes (JSON strings allowed) or under `gen_ai.event.content`.
@@ -179,6 +180,8 @@ export interface ListedResult {
   payloadPath?: JsonPath;
   /** The message itself says the tool failed (a Vercel `error-text` / `error-json` output). */
   isError?: boolean;
+  /** The answer of a provider-run tool, given in the model's own output next to its call (read there too). */
+  inline?: boolean;
 }
 
 /** One message's calls and results, in the order it lists them. */
@@ -268,13 +271,28 @@ function part(p: unknown, at: NodeRef, out: ListedMessage): void {
   } else if (p.type === 'tool_call_response') {
     const key = 'response' in p ? 'response' : 'result';
     out.push({ result: { id: partId(p.id), at, payload: p[key], payloadPath: [key] } });
+  } else if (p.type === 'server_tool_call' && typeof p.name === 'string') {
+    // a provider-run tool (web search, code execution): its details typed by the tool, the arguments under
+    // `arguments` when the writer keeps them apart (Pydantic AI), else the details themselves
+    const d = p.server_tool_call;
+    const argsAt = isPlainObject(d) && 'arguments' in d ? child(at, 'server_tool_call', 'arguments') : 'server_tool_call' in p ? child(at, 'server_tool_call') : undefined;
+    out.push({ call: { name: p.name, id: partId(p.id), at, namePath: ['name'], argsAt, args: isPlainObject(d) && 'arguments' in d ? d.arguments : d } });
+  } else if (p.type === 'server_tool_call_response') {
+    // its details typed by the tool; an Anthropic server tool's error content is typed `*_error`
+    const d = p.server_tool_call_response;
+    const inner = isPlainObject(d) ? ['response', 'content', 'result'].find((k) => k in d) : undefined;
+    const typed = (v: unknown) => isPlainObject(v) && typeof v.type === 'string' && v.type.endsWith('_error');
+    const failed = isPlainObject(d) && (typed(d) || (inner !== undefined && typed(d[inner])));
+    out.push({ result: { id: partId(p.id), at, payload: inner !== undefined ? (d as Obj)[inner] : d,
+      payloadPath: inner !== undefined ? ['server_tool_call_response', inner] : ['server_tool_call_response'], isError: failed || undefined, inline: true } });
   } else if (isCallBlock(p) && typeof p.name === 'string') {
     // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation): client tools'
     // `tool_use`, the server's `server_tool_use` and `mcp_tool_use`, answered by `tool_result`, `mcp_tool_result`
     // and the server tools' `*_tool_result` blocks (anthropic.ts says which of them failed)
     out.push({ call: { name: p.name, id: str(p.id), at, namePath: ['name'], argsAt: 'input' in p ? child(at, 'input') : undefined, args: p.input } });
   } else if (isResultBlock(p)) {
-    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: transportOf(p).isError === true || undefined } });
+    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: transportOf(p).isError === true || undefined,
+      inline: p.type !== 'tool_result' || undefined } });
   } else if (p.type === 'function' && isPlainObject(p.function) && typeof p.function.name === 'string') {
     // an OpenAI tool call written as a content item (Koog's GenAI messages)
     const fn = p.function;

@@ -615,7 +615,7 @@ function readListed(t: TraceCalls, messages: ListedMessage[], calls: boolean, re
       if ('call' in item) {
         const c = item.call;
         if (calls && msg.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args)) n += 1;
-      } else if (results) {
+      } else if (results || item.result.inline) {
         const r = item.result;
         msg.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : undefined);
       }
