@@ -195,3 +195,50 @@ describe('OTel GenAI message parts: server tool calls', () => {
     assert.deepEqual(s.results[0].payload, [{ url: 'https://opentelemetry.io' }]);
   });
 });
+
+describe('Phoenix REST pages of OTLP spans (/v1/projects/{id}/spans/otlpv1)', () => {
+  // each span OTLP JSON with the proto's snake_case names, outside any resourceSpans; attributes flattened into a
+  // typed list whose AnyValue writes every member of the oneof, the unset ones null
+  const nulls = { array_value: null, bool_value: null, bytes_value: null, double_value: null, int_value: null, kvlist_value: null, string_value: null };
+  const kv = (key: string, value: string | number) => ({ key, value: { ...nulls, ...(typeof value === 'number' ? { int_value: value } : { string_value: value }) } });
+  const otlpSpan = (spanId: string, start: number, code: number, attributes: unknown[]) => ({
+    trace_id: '6c1b0e2a', span_id: spanId, parent_span_id: null, name: spanId === 's1' ? 'ChatCompletion' : 'get_weather',
+    start_time_unix_nano: start, end_time_unix_nano: start + 5, attributes, events: null, status: { code, message: code === 2 ? 'boom' : null },
+    dropped_attributes_count: null, dropped_events_count: null, dropped_links_count: null, flags: null, kind: null, links: null, trace_state: null,
+  });
+  const page = {
+    next_cursor: null,
+    data: [
+      otlpSpan('s2', 3000, 2, [kv('openinference.span.kind', 'TOOL'), kv('tool.name', 'get_weather'), kv('tool_call.id', 'call_1'), kv('input.value', '{"city": "Oslo"}'), kv('output.value', 'timeout')]),
+      otlpSpan('s1', 1000, 1, [
+        kv('openinference.span.kind', 'LLM'), kv('llm.token_count.prompt', 12),
+        kv('llm.input_messages.0.message.role', 'user'), kv('llm.input_messages.0.message.content', 'weather in Oslo?'),
+        kv('llm.output_messages.0.message.role', 'assistant'),
+        kv('llm.output_messages.0.message.tool_calls.0.tool_call.id', 'call_1'),
+        kv('llm.output_messages.0.message.tool_calls.0.tool_call.function.name', 'get_weather'),
+        kv('llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments', '{"city": "Oslo"}'),
+        kv('llm.tools.0.tool.json_schema', J({ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } })),
+      ]),
+    ],
+  };
+
+  it('reads the page as OpenInference spans: the call, its TOOL span\'s result with the span\'s ERROR status', () => {
+    const { r, sessions } = read(J(page, null, 2), 'spans-otlpv1.json');
+    assert.equal(r.format, 'openinference');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Oslo' }]);
+    assert.deepEqual(pairedIds(s), ['call_1']);
+    assert.equal(s.results[0].payload, 'timeout');
+    assert.equal(s.results[0].transport.spanStatus, 'ERROR');
+    assert.deepEqual(s.tools.map((t) => t.name), ['get_weather']);
+  });
+
+  it('reads such spans one per line too', () => {
+    const text = page.data.map((x) => J(x)).join('\n') + '\n';
+    const s = read(text, 'spans.jsonl').sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather']);
+    assert.deepEqual(pairedIds(s), ['call_1']);
+  });
+});

@@ -77,7 +77,9 @@ const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 
 
 /** The member of an OTLP AnyValue that holds its value (`stringValue`, ..., `arrayValue`, `kvlistValue`). */
 function anyValueKey(v: Obj): string | undefined {
-  for (const k of OTLP_VALUE_KEYS) if (k in v) return k;
+  // a writer that serializes every member of the oneof (Phoenix's OTLP spans: the unset ones null) names its value
+  // by the one member that is set
+  for (const k of OTLP_VALUE_KEYS) if (k in v && v[k] !== null) return k;
   for (const k of ['arrayValue', 'kvlistValue', 'array_value', 'kvlist_value']) {
     const inner = v[k];
     if (isPlainObject(inner) && Array.isArray(inner.values)) return k;
@@ -262,9 +264,17 @@ function hrMillis(v: unknown): unknown {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number' ? v[0] * 1000 + v[1] / 1e6 : v;
 }
 
+/** The attribute keys of a span object whose attributes are an object of keys, or an OTLP typed list `[{key,
+ *  value}]` (an OTLP span outside its `resourceSpans`: Phoenix's `/spans/otlpv1` API pages); else undefined. */
+function attributeKeys(attrs: unknown): string[] | undefined {
+  if (isPlainObject(attrs)) return Object.keys(attrs);
+  if (!Array.isArray(attrs) || !attrs.every((kv) => isPlainObject(kv) && typeof kv.key === 'string' && 'value' in kv)) return undefined;
+  return attrs.map((kv) => (kv as Obj).key as string);
+}
+
 /** A span object of a JSON span array (Phoenix and similar exports), or undefined. */
 export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | undefined {
-  if (!isPlainObject(s) || !isPlainObject(s.attributes)) return undefined;
+  if (!isPlainObject(s) || attributeKeys(s.attributes) === undefined) return undefined;
   const ctx = isPlainObject(s.context) ? s.context : s;
   const status = isPlainObject(s.status) ? s.status : undefined;
   const attributes = s.attributes;
@@ -294,7 +304,9 @@ function spanEvents(doc: Doc, path: JsonPath, list: unknown): (() => EventRecord
 
 /** One span object of a span export (a JSONL line of spans), in the given conventions. */
 export function isSpanObject(v: unknown, semconv: (keys: string[]) => boolean): boolean {
-  return isPlainObject(v) && isPlainObject(v.attributes) && (isPlainObject(v.context) || 'span_id' in v || 'spanId' in v) && semconv(Object.keys(v.attributes));
+  if (!isPlainObject(v) || !(isPlainObject(v.context) || 'span_id' in v || 'spanId' in v)) return false;
+  const keys = attributeKeys(v.attributes);
+  return keys !== undefined && semconv(keys);
 }
 
 /** Spans arriving line by line (an OTLP request per line, as the Collector's file exporter writes, or one span per
@@ -359,8 +371,8 @@ export class SpanLines {
 }
 
 export function isSpanArray(v: unknown, semconv: (keys: string[]) => boolean): boolean {
-  return Array.isArray(v) && v.length > 0 && v.every((s) => isPlainObject(s) && isPlainObject(s.attributes) && (isPlainObject(s.context) || 'span_id' in s || 'spanId' in s))
-    && v.some((s) => semconv(Object.keys((s as Obj).attributes as Obj)));
+  return Array.isArray(v) && v.length > 0 && v.every((s) => isPlainObject(s) && attributeKeys(s.attributes) !== undefined && (isPlainObject(s.context) || 'span_id' in s || 'spanId' in s))
+    && v.some((s) => semconv(attributeKeys((s as Obj).attributes)!));
 }
 
 export function arraySpans(doc: Doc): SpanRecord[] {
