@@ -242,3 +242,32 @@ describe('Phoenix REST pages of OTLP spans (/v1/projects/{id}/spans/otlpv1)', ()
     assert.deepEqual(pairedIds(s), ['call_1']);
   });
 });
+
+describe('Langfuse batch export of observations (a JSON list, JSONL)', () => {
+  // the observations table exported as rows: the observation's own fields, no page wrapper; two traces mixed
+  const row = <F extends Record<string, unknown>>(id: string, traceId: string, type: string, startTime: string, fields: F) =>
+    ({ id, traceId, projectId: 'p1', type, startTime, endTime: startTime, metadata: {}, level: 'DEFAULT', statusMessage: null, parentObservationId: null, ...fields });
+  const rows = [
+    row('g1', 't1', 'GENERATION', '2025-06-01T10:00:00.000Z', { name: 'ChatOpenAI', model: 'gpt-4o', input: [{ role: 'user', content: 'weather?' }],
+      output: { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] } }),
+    row('g2', 't2', 'GENERATION', '2025-06-01T11:00:00.000Z', { name: 'ChatOpenAI', input: [{ role: 'user', content: 'time?' }],
+      output: { role: 'assistant', content: '', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'get_time', arguments: '{}' } }] } }),
+    row('s1', 't1', 'TOOL', '2025-06-01T10:00:02.000Z', { name: 'get_weather', input: { city: 'Oslo' }, output: null, level: 'ERROR', statusMessage: 'timeout' }),
+    row('s2', 't2', 'TOOL', '2025-06-01T11:00:01.000Z', { name: 'get_time', input: {}, output: '11:00' }),
+  ];
+
+  const check = (text: string, fileName: string) => {
+    const { r, sessions } = read(text, fileName);
+    assert.equal(r.format, 'langfuse');
+    assert.equal(sessions.length, 2);
+    const [a, b] = sessions;
+    assert.deepEqual([callNames(a), callNames(b)], [['get_weather'], ['get_time']]);
+    assert.deepEqual([pairedIds(a), pairedIds(b)], [['call_1'], ['call_9']]);
+    assert.equal(a.results[0].payload, 'timeout');
+    assert.equal(a.results[0].transport.spanStatus, 'ERROR');
+    assert.equal(b.results[0].payload, '11:00');
+  };
+
+  it('reads the JSON list one session per trace, each TOOL row the result of its call', () => check(J(rows, null, 2), 'observations.json'));
+  it('reads the JSONL export the same way', () => check(rows.map((x) => J(x)).join('\n') + '\n', 'observations.jsonl'));
+});

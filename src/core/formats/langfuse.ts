@@ -1,6 +1,7 @@
 // Langfuse trace exports: `{trace, observations}` (or a list of them; `{traces: [...], observations}` with several),
-// a trace as the public API returns it (its fields with `observations` inside), or a page of observations (`{data:
-// [...], meta}`); flat lists are grouped by `traceId`. Observations are ordered by start time.
+// a trace as the public API returns it (its fields with `observations` inside), a page of observations (`{data:
+// [...], meta}`), or the observations table's batch export (a JSON list, or JSONL: one observation per line); flat
+// lists are grouped by `traceId`. Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
 // Responses API object, OTel GenAI message parts, a list of messages, an Anthropic message, a Chat completion, a
 // `gen_ai.choice` event, a Google ADK LlmResponse, a LangChain message with `additional_kwargs.tool_calls`, the
@@ -38,6 +39,7 @@ function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
 
 interface Observation {
   o: Obj;
+  doc: Doc;
   path: JsonPath;
   attrs: Map<string, Attr>;
 }
@@ -322,27 +324,40 @@ function readInputResults(t: TraceCalls, input: Located, early: EarlyResults): v
   }
 }
 
-/** The observations of one trace, each with its path in the document. */
-type Entries = { o: unknown; path: JsonPath }[];
+/** The observations of one trace, each with its document (a whole export's, or its own line's) and its path there. */
+type Entries = { o: unknown; doc: Doc; path: JsonPath }[];
 
-function entriesOf(list: unknown[], base: JsonPath): Entries {
-  return list.map((o, i) => ({ o, path: [...base, i] }));
+function entriesOf(doc: Doc, list: unknown[], base: JsonPath): Entries {
+  return list.map((o, i) => ({ o, doc, path: [...base, i] }));
 }
 
-function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
+/** Observations grouped by `traceId`, in order of first appearance. */
+function byTraceId(entries: Entries): Map<string, Entries> {
+  const out = new Map<string, Entries>();
+  for (const e of entries) {
+    const key = (isPlainObject(e.o) ? str(e.o.traceId) : undefined) ?? '';
+    const list = out.get(key);
+    if (list) list.push(e);
+    else out.set(key, [e]);
+  }
+  return out;
+}
+
+function readExport(b: SessionBuilder, entries: Entries): void {
   const observations: Observation[] = [];
-  entries.forEach(({ o, path }) => {
+  entries.forEach(({ o, doc, path }) => {
     if (!isPlainObject(o)) return;
     const md = jsonIn(doc, [...path, 'metadata'], o.metadata);
     const attrs = isPlainObject(md.value) && isPlainObject(md.value.attributes) ? readAttributes(md.doc, [...md.path, 'attributes'], md.value.attributes) : new Map<string, Attr>();
-    observations.push({ o, path, attrs });
+    observations.push({ o, doc, path, attrs });
   });
   const t = new TraceCalls(b);
   const early = new EarlyResults(b);
   const seen = new Set<string>();
-  for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
-  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(doc, [...ob.path, 'input'], ob.o.input), seen);
+  for (const ob of observations) readDefinitions(b, { ref: { doc: ob.doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
+  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(ob.doc, [...ob.path, 'input'], ob.o.input), seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
+    const doc = ob.doc;
     if (ob.o.type === 'GENERATION') {
       if ('input' in ob.o) readInputResults(t, jsonIn(doc, [...ob.path, 'input'], ob.o.input), early);
       if ('output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
@@ -393,34 +408,44 @@ export const langfuse: FormatAdapter = {
   document: {
     claims(v) {
       if (isExport(v) || isApiTrace(v) || isObservationPage(v) || isTracesExport(v)) return true;
-      return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace));
+      return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace) || v.every(isApiObservation));
     },
     read(doc, emit) {
       const sessions = new SessionSet();
       const v = doc.value;
-      const flat = isObservationPage(v) ? { list: v.data, key: 'data' } : isTracesExport(v) ? { list: v.observations, key: 'observations' } : undefined;
+      // flat lists of observations (an API page, the seeder's layout, the UI's JSON export): one session per trace
+      const flat = isObservationPage(v) ? entriesOf(doc, v.data, ['data']) : isTracesExport(v) ? entriesOf(doc, v.observations, ['observations'])
+        : Array.isArray(v) && v.every(isApiObservation) ? entriesOf(doc, v, []) : undefined;
       if (flat) {
-        const byTrace = new Map<string, Entries>();
-        flat.list.forEach((o, i) => {
-          const key = str(o.traceId) ?? '';
-          const entries = byTrace.get(key);
-          if (entries) entries.push({ o, path: [flat.key, i] });
-          else byTrace.set(key, [{ o, path: [flat.key, i] }]);
-        });
-        for (const [key, entries] of byTrace) readExport(sessions.get(key), doc, entries);
+        for (const [key, entries] of byTraceId(flat)) readExport(sessions.get(key), entries);
         sessions.emitAll(emit);
         return;
       }
       const list = Array.isArray(v) ? v : [v];
       list.forEach((e, i) => {
         const base = Array.isArray(v) ? [i] : [];
-        if (isApiTrace(e)) readExport(sessions.get(e.id), doc, entriesOf(e.observations, [...base, 'observations']));
+        if (isApiTrace(e)) readExport(sessions.get(e.id), entriesOf(doc, e.observations, [...base, 'observations']));
         else {
           const ex = e as { trace: Obj; observations: unknown[] };
-          readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, entriesOf(ex.observations, [...base, 'observations']));
+          readExport(sessions.get(str(ex.trace.id) ?? String(i)), entriesOf(doc, ex.observations, [...base, 'observations']));
         }
       });
       sessions.emitAll(emit);
+    },
+  },
+  // the JSONL export (one observation per line): kept until the file ends, then read per trace like a flat list
+  lines: {
+    claims: isApiObservation,
+    open(sink) {
+      const entries: Entries = [];
+      return {
+        read(doc) {
+          if (isApiObservation(doc.value)) entries.push({ o: doc.value, doc, path: [] });
+        },
+        finish() {
+          for (const [key, list] of byTraceId(entries)) readExport(sink.sessionFor(key), list);
+        },
+      };
     },
   },
 };
