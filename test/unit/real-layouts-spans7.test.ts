@@ -271,3 +271,29 @@ describe('Langfuse batch export of observations (a JSON list, JSONL)', () => {
   it('reads the JSON list one session per trace, each TOOL row the result of its call', () => check(J(rows, null, 2), 'observations.json'));
   it('reads the JSONL export the same way', () => check(rows.map((x) => J(x)).join('\n') + '\n', 'observations.jsonl'));
 });
+
+describe('Logfire records rows (the query API\'s JSON rows)', () => {
+  // Pydantic AI traced by Logfire, queried newest first: `span_name`, `start_timestamp`, `otel_status_code`,
+  // `attributes` an object; the model span's `gen_ai.output.messages` makes the call, the `running tool` span runs it
+  const row = (spanId: string, name: string, start: string, status: string, attributes: Record<string, unknown>) => ({
+    start_timestamp: start, end_timestamp: start, trace_id: '019a6f', span_id: spanId, parent_span_id: 'root', kind: 'span', level: status === 'ERROR' ? 17 : 9,
+    span_name: name, message: name, otel_status_code: status, otel_status_message: status === 'ERROR' ? 'ValueError: no such city' : null, is_exception: status === 'ERROR', tags: [],
+    attributes, otel_events: [],
+  });
+  const rows = [
+    row('b2', 'running tool', '2025-06-01T10:00:02.000000Z', 'ERROR', { 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1', tool_arguments: '{"city":"Atlantis"}', 'logfire.msg_template': 'running tool: {gen_ai.tool.name}' }),
+    row('b1', 'chat gpt-4o', '2025-06-01T10:00:01.000000Z', 'UNSET', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o',
+      'gen_ai.output.messages': [{ role: 'assistant', parts: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Atlantis' } }] }] }),
+  ];
+
+  it('orders the rows by start_timestamp: the call first, the tool span its failed result', () => {
+    const { r, sessions } = read(J(rows), 'logfire-rows.json');
+    assert.equal(r.format, 'otel');
+    const s = sessions[0];
+    assert.deepEqual(callNames(s), ['get_weather']);
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Atlantis' }]);
+    assert.deepEqual(pairedIds(s), ['call_1']);
+    assert.equal(s.results[0].transport.spanStatus, 'ERROR');
+    assert.equal(s.results[0].payload, undefined);
+  });
+});

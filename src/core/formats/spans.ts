@@ -272,7 +272,9 @@ function attributeKeys(attrs: unknown): string[] | undefined {
   return attrs.map((kv) => (kv as Obj).key as string);
 }
 
-/** A span object of a JSON span array (Phoenix and similar exports), or undefined. */
+/** A span object of a JSON span array (Phoenix and similar exports; rows of Logfire's `records` table as its query
+ *  API returns them: `span_name`, `start_timestamp`, `otel_status_code`, `otel_status_message`, `otel_events`), or
+ *  undefined. */
 export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | undefined {
   if (!isPlainObject(s) || attributeKeys(s.attributes) === undefined) return undefined;
   const ctx = isPlainObject(s.context) ? s.context : s;
@@ -283,13 +285,13 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
     traceId: str(ctx.trace_id) ?? str(ctx.traceId) ?? '',
     spanId: str(ctx.span_id) ?? str(ctx.spanId),
     parentId: str(s.parent_id) ?? str(s.parentId) ?? str(s.parentSpanId) ?? str(s.parent_span_id),
-    name: str(s.name),
+    name: str(s.name) ?? str(s.span_name),
     // MLflow 3's span dicts write OTLP's field names in snake case
-    start: s.start_time ?? hrMillis(s.startTime) ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns,
+    start: s.start_time ?? hrMillis(s.startTime) ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns ?? s.start_timestamp,
     kind: str(s.span_kind),
-    status: statusName(s.status_code ?? status?.code ?? status?.status_code),
-    statusMessage: str(s.status_message) ?? str(status?.message),
-    events: spanEvents(doc, [...path, 'events'], s.events),
+    status: statusName(s.status_code ?? status?.code ?? status?.status_code ?? s.otel_status_code),
+    statusMessage: str(s.status_message) ?? str(status?.message) ?? str(s.otel_status_message),
+    events: 'otel_events' in s && !('events' in s) ? spanEvents(doc, [...path, 'otel_events'], s.otel_events) : spanEvents(doc, [...path, 'events'], s.events),
   }, () => readAttributes(doc, [...path, 'attributes'], attributes));
 }
 
