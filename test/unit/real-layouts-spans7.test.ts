@@ -297,3 +297,39 @@ describe('Logfire records rows (the query API\'s JSON rows)', () => {
     assert.equal(s.results[0].payload, undefined);
   });
 });
+
+describe('OpenLLMetry GenAI events as log records (use_legacy_attributes=False)', () => {
+  // OpenLLMetry's ChoiceEvent body: `{index, message: {content}, finish_reason, tool_calls}`, the calls beside the
+  // message rather than in it; its tool MessageEvent has no id (it answers the calls of the message before it)
+  const kvs = (o: Record<string, unknown>): unknown => ({ kvlistValue: { values: Object.entries(o).map(([key, v]) => ({ key, value: any(v) })) } });
+  const any = (v: unknown): unknown => typeof v === 'string' ? { stringValue: v } : typeof v === 'number' ? { intValue: String(v) }
+    : Array.isArray(v) ? { arrayValue: { values: v.map(any) } } : kvs(v as Record<string, unknown>);
+  const record = (spanId: string, time: string, eventName: string, body: Record<string, unknown>) => ({
+    timeUnixNano: time, traceId: 'ab12', spanId, eventName, body: kvs(body), attributes: [{ key: 'gen_ai.system', value: { stringValue: 'openai' } }],
+  });
+  const call = { id: 'call_7', type: 'function', function: { name: 'lookup', arguments: '{"q":"otel"}' } };
+  const logs = { resourceLogs: [{ resource: { attributes: [] }, scopeLogs: [{ scope: { name: 'opentelemetry.instrumentation.openai' }, logRecords: [
+    record('01', '1000', 'gen_ai.user.message', { content: 'look it up' }),
+    record('01', '1001', 'gen_ai.choice', { index: 0, message: { content: '' }, finish_reason: 'tool_calls', tool_calls: [call] }),
+    record('02', '2000', 'gen_ai.user.message', { content: 'look it up' }),
+    record('02', '2001', 'gen_ai.assistant.message', { content: '', tool_calls: [call] }),
+    record('02', '2002', 'gen_ai.tool.message', { content: 'found: OpenTelemetry' }),
+    record('02', '2003', 'gen_ai.choice', { index: 0, message: { content: 'It is OpenTelemetry.' }, finish_reason: 'stop' }),
+  ] }] }] };
+
+  it('reads the call beside the choice\'s message once, answered by the next request\'s tool message', () => {
+    const s = read(J(logs), 'logs.json').sessions[0];
+    assert.deepEqual(callNames(s), ['lookup']);
+    assert.deepEqual(s.calls.map((c) => [c.id, c.args]), [['call_7', { q: 'otel' }]]);
+    assert.equal(s.results.length, 1);
+    assert.equal(s.results[0].payload, 'found: OpenTelemetry');
+  });
+
+  it('reads the choice\'s calls when no later request repeats them (the run ended there)', () => {
+    const first = { resourceLogs: [{ ...logs.resourceLogs[0], scopeLogs: [{ ...logs.resourceLogs[0].scopeLogs[0], logRecords: logs.resourceLogs[0].scopeLogs[0].logRecords.slice(0, 2) }] }] };
+    const s = read(J(first), 'logs.json').sessions[0];
+    assert.deepEqual(callNames(s), ['lookup']);
+    assert.deepEqual(s.calls.map((c) => c.id), ['call_7']);
+    assert.equal(s.results.length, 0);
+  });
+});

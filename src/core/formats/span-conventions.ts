@@ -360,14 +360,16 @@ export function eventMessages(events: EventRecord[], output: boolean): ListedMes
       const list = f(output ? 'gen_ai.output.messages' : 'gen_ai.input.messages');
       if (list) out.push(...listedMessages(inner(list.ref, list.value)));
     } else if (output && e.name === 'gen_ai.choice') {
+      // the conventions put the calls in `message.tool_calls`; OpenLLMetry's events next to it, in the body's own
+      // `tool_calls`
       const m = f('message');
-      if (m) out.push(contentOf(inner(m.ref, m.value)));
+      const msg = m ? contentOf(inner(m.ref, m.value)) : [];
+      const tc = f('tool_calls');
+      if (tc && !msg.some((item) => 'call' in item)) out.push([...msg, ...toolCallList(tc).flat()]);
+      else if (m) out.push(msg);
     } else if (!output && /^gen_ai\.(user|assistant|system|tool)\.message$/.test(e.name)) {
       const tc = f('tool_calls');
-      if (tc) {
-        const l = inner(tc.ref, tc.value);
-        out.push(...listedMessages({ doc: l.doc, path: [], value: { role: 'assistant', tool_calls: l.value } }).map((msg) => relocate(msg, l)));
-      }
+      if (tc) out.push(...toolCallList(tc));
       const content = f('content');
       const l = content ? inner(content.ref, content.value) : undefined;
       const id = f('id') ?? f('tool_call_id');
@@ -404,6 +406,12 @@ export function contentOf(l: Located): ListedMessage {
   const out: ListedMessage = [];
   if (Array.isArray(l.value)) l.value.forEach((p, j) => part(p, child(l, j), out));
   return out;
+}
+
+/** An event's `tool_calls` (Chat tool calls, a list or its JSON string) as one message, anchored on the list. */
+function toolCallList(tc: Attr): ListedMessage[] {
+  const l = inner(tc.ref, tc.value);
+  return listedMessages({ doc: l.doc, path: [], value: { role: 'assistant', tool_calls: l.value } }).map((msg) => relocate(msg, l));
 }
 
 /** Calls read from a message made up around a located list (`tool_calls` of an event): their anchors are put back
