@@ -46,7 +46,7 @@ export function isResultBlock(block: Obj): boolean {
 
 /** What a result block's envelope says: `is_error`; a server tool's content typed `*_error` (a failure) or
  *  otherwise (its success, with the exit code a code execution reports in `return_code`). */
-function transportOf(block: Obj): TransportSignals {
+export function transportOf(block: Obj): TransportSignals {
   const t: TransportSignals = typeof block.is_error === 'boolean' ? { isError: block.is_error } : {};
   if (block.type === 'tool_result' || block.type === 'mcp_tool_result') return t;
   const c = block.content;

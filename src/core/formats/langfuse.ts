@@ -1,6 +1,7 @@
 // Langfuse trace exports: `{trace, observations}` (or a list of them; `{traces: [...], observations}` with several),
-// a trace as the public API returns it (its fields with `observations` inside), or a page of observations (`{data:
-// [...], meta}`); flat lists are grouped by `traceId`. Observations are ordered by start time.
+// a trace as the public API returns it (its fields with `observations` inside), a page of observations (`{data:
+// [...], meta}`), or the observations table's batch export (a JSON list, or JSONL: one observation per line); flat
+// lists are grouped by `traceId`. Observations are ordered by start time.
 // What the model called comes from GENERATION outputs, in whatever shape the instrumentation stored them (a
 // Responses API object, OTel GenAI message parts, a list of messages, an Anthropic message, a Chat completion, a
 // `gen_ai.choice` event, a Google ADK LlmResponse, a LangChain message with `additional_kwargs.tool_calls`, the
@@ -20,13 +21,13 @@
 // a recorded request's `tools`, and the `{role: "tool", content: {type: "function", function}}` entries the
 // LangChain handler puts in a GENERATION's input.
 import type { FormatAdapter } from './adapter';
-import { readAnthropicMessage } from './anthropic';
+import { isCallBlock, readAnthropicMessage } from './anthropic';
 import type { SessionBuilder } from './builder';
 import { readChatMessage, isChatMessage } from './openai-chat';
 import { readResponsesItem, readResponsesTools } from './openai-responses';
-import { isToolSpan, readAttributes, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
+import { isToolSpan, readAttributes, readDefinitionList, readDefinitions, readPartsMessages, TraceCalls, type Attr } from './spans';
 import { listedCalls, listedMessages, TOOL_SPAN_KEYS, type ListedCall } from './span-conventions';
-import type { ToolResult, TransportSignals } from '../model';
+import type { TransportSignals } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
 import { langChainFields, readLangChainCalls } from './langchain';
 import { byTime, hasCallId, isPlainObject, jsonIn, SessionSet, str, unansweredByName, waitingFor, type Located, type Obj } from './util';
@@ -38,6 +39,7 @@ function isExport(v: unknown): v is { trace: Obj; observations: unknown[] } {
 
 interface Observation {
   o: Obj;
+  doc: Doc;
   path: JsonPath;
   attrs: Map<string, Attr>;
 }
@@ -117,7 +119,7 @@ function readOutput(t: TraceCalls, out: Located, responsesTools: Set<string>): v
     return;
   }
   if (isPlainObject(v) && Array.isArray(v.content) && v.role !== 'user') {
-    const uses = v.content.filter((c) => isPlainObject(c) && c.type === 'tool_use') as Obj[];
+    const uses = v.content.filter((c) => isPlainObject(c) && isCallBlock(c)) as Obj[];
     if (uses.length > 0 && !uses.every((c) => isCopy(b, str(c.id), c.name))) readAnthropicMessage(b, out.doc, out.path, v);
     return;
   }
@@ -151,8 +153,7 @@ function readInputTools(b: SessionBuilder, { doc, path, value: input }: Located,
   if (isPlainObject(input) && Array.isArray(input.tools)) {
     // a request recorded whole (Anthropic Messages, Chat Completions, Responses): its `tools`, read as GenAI
     // definitions are
-    const attrs = new Map<string, Attr>([['gen_ai.tool.definitions', { value: input.tools, ref: { doc, path: [...path, 'tools'] } }]]);
-    readDefinitions(b, { ref: { doc, path }, traceId: '', attrs }, seen);
+    readDefinitionList(b, { doc, path: [...path, 'tools'], value: input.tools }, seen);
     return;
   }
   if (!Array.isArray(input)) return;
@@ -233,8 +234,11 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
   if (named && (id === undefined || named.id === undefined)) return result(named.id, named.id === undefined ? byName : undefined);
   // the call is answered only by a later request's copy of this result (read first: observations out of time
   // order): the execution's own result takes that copy's place
-  const copy = early.take((r) => r.callId !== undefined && (id !== undefined ? r.callId === id : b.session.calls.some((c) => c.id === r.callId && c.name === name)));
-  if (copy !== undefined) return early.replace(b, copy, () => result(copy.callId, undefined));
+  const copy = early.take(id, name);
+  if (copy !== undefined) {
+    const callId = b.session.results[copy].callId;
+    return early.replace(copy, () => result(callId, undefined));
+  }
   if (id !== undefined && hasCallId(b, id)) return; // every call with this id is answered: the same execution recorded again
   // an execution no model output recorded: its own call, arguments from `input`
   const nameRef = ob.attrs.get('gen_ai.tool.name')?.ref ?? ob.attrs.get('tool.name')?.ref ?? { doc, path: [...ob.path, 'name'] };
@@ -246,34 +250,61 @@ function readTool(t: TraceCalls, doc: Doc, ob: Observation, out: Located | undef
 
 /** Results read from GENERATION inputs: copies of the conversation, standing in for an execution until its own
  *  observation is read (observations out of time order, or sharing one start time, can put it after the next
- *  request). Pairing then does not depend on the order observations are listed in. */
+ *  request). Pairing then does not depend on the order observations are listed in. Stand-ins are kept by the call
+ *  id they answer (each as its index in the session's results), and call ids by tool name: finding one is a look-up. */
 class EarlyResults {
-  private readonly copies = new Set<ToolResult>();
+  /** Per call id, the stand-ins answering it (indices in the session's results, in the order noted). */
+  private readonly byId = new Map<string, number[]>();
+  /** Per tool name, the ids of the session's calls of that tool (the calls up to `synced`). */
+  private readonly idsByName = new Map<string, Set<string>>();
+  private synced = 0;
+
+  constructor(private readonly b: SessionBuilder) {}
 
   /** The result just added to the session at index `at`, when one was. */
-  note(b: SessionBuilder, at: number): void {
-    const r = b.session.results[at];
-    if (r !== undefined) this.copies.add(r);
+  note(at: number): void {
+    const id = this.b.session.results[at]?.callId;
+    if (id === undefined) return;
+    const list = this.byId.get(id);
+    if (list) list.push(at);
+    else this.byId.set(id, [at]);
   }
 
-  /** The first copy that `fits`, no longer a stand-in. */
-  take(fits: (r: ToolResult) => boolean): ToolResult | undefined {
-    for (const r of this.copies) {
-      if (fits(r)) {
-        this.copies.delete(r);
-        return r;
-      }
+  /** The first stand-in answering the call with this id (with no id: a call of this tool), no longer a stand-in;
+   *  its index in the session's results. */
+  take(id: string | undefined, name: string): number | undefined {
+    if (this.byId.size === 0) return undefined;
+    if (id !== undefined) return this.shift(id);
+    const calls = this.b.session.calls;
+    for (; this.synced < calls.length; this.synced++) {
+      const c = calls[this.synced];
+      if (c.id === undefined) continue;
+      const ids = this.idsByName.get(c.name);
+      if (ids) ids.add(c.id);
+      else this.idsByName.set(c.name, new Set([c.id]));
     }
-    return undefined;
+    let first: string | undefined;
+    for (const cid of this.idsByName.get(name) ?? []) {
+      const at = this.byId.get(cid)?.[0];
+      if (at !== undefined && (first === undefined || at < this.byId.get(first)![0])) first = cid;
+    }
+    return first === undefined ? undefined : this.shift(first);
   }
 
-  /** Put the result `record` adds where `copy` was (its place and turn in the session kept). */
-  replace(b: SessionBuilder, copy: ToolResult, record: () => void): void {
+  private shift(id: string): number | undefined {
+    const list = this.byId.get(id);
+    const at = list?.shift();
+    if (list?.length === 0) this.byId.delete(id);
+    return at;
+  }
+
+  /** Put the result `record` adds in the place of the stand-in at `at` (its place and turn in the session kept). */
+  replace(at: number, record: () => void): void {
+    const results = this.b.session.results;
+    const copy = results[at];
+    const before = results.length;
     record();
-    const results = b.session.results;
-    const own = results.pop();
-    const at = results.indexOf(copy);
-    if (own && at >= 0) results[at] = { ...own, turn: copy.turn };
+    if (results.length > before) results[at] = { ...results.pop()!, turn: copy.turn };
   }
 }
 
@@ -288,32 +319,45 @@ function readInputResults(t: TraceCalls, input: Located, early: EarlyResults): v
       if (r.id === undefined || !t.waitingFor(r.id)) continue;
       const at = t.b.session.results.length;
       t.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : {});
-      early.note(t.b, at);
+      early.note(at);
     }
   }
 }
 
-/** The observations of one trace, each with its path in the document. */
-type Entries = { o: unknown; path: JsonPath }[];
+/** The observations of one trace, each with its document (a whole export's, or its own line's) and its path there. */
+type Entries = { o: unknown; doc: Doc; path: JsonPath }[];
 
-function entriesOf(list: unknown[], base: JsonPath): Entries {
-  return list.map((o, i) => ({ o, path: [...base, i] }));
+function entriesOf(doc: Doc, list: unknown[], base: JsonPath): Entries {
+  return list.map((o, i) => ({ o, doc, path: [...base, i] }));
 }
 
-function readExport(b: SessionBuilder, doc: Doc, entries: Entries): void {
+/** Observations grouped by `traceId`, in order of first appearance. */
+function byTraceId(entries: Entries): Map<string, Entries> {
+  const out = new Map<string, Entries>();
+  for (const e of entries) {
+    const key = (isPlainObject(e.o) ? str(e.o.traceId) : undefined) ?? '';
+    const list = out.get(key);
+    if (list) list.push(e);
+    else out.set(key, [e]);
+  }
+  return out;
+}
+
+function readExport(b: SessionBuilder, entries: Entries): void {
   const observations: Observation[] = [];
-  entries.forEach(({ o, path }) => {
+  entries.forEach(({ o, doc, path }) => {
     if (!isPlainObject(o)) return;
     const md = jsonIn(doc, [...path, 'metadata'], o.metadata);
     const attrs = isPlainObject(md.value) && isPlainObject(md.value.attributes) ? readAttributes(md.doc, [...md.path, 'attributes'], md.value.attributes) : new Map<string, Attr>();
-    observations.push({ o, path, attrs });
+    observations.push({ o, doc, path, attrs });
   });
   const t = new TraceCalls(b);
-  const early = new EarlyResults();
+  const early = new EarlyResults(b);
   const seen = new Set<string>();
-  for (const ob of observations) readDefinitions(b, { ref: { doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
-  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(doc, [...ob.path, 'input'], ob.o.input), seen);
+  for (const ob of observations) readDefinitions(b, { ref: { doc: ob.doc, path: ob.path }, traceId: '', attrs: ob.attrs }, seen);
+  for (const ob of observations) if (ob.o.type === 'GENERATION') readInputTools(b, jsonIn(ob.doc, [...ob.path, 'input'], ob.o.input), seen);
   for (const ob of byTime(observations, (x) => x.o.startTime)) {
+    const doc = ob.doc;
     if (ob.o.type === 'GENERATION') {
       if ('input' in ob.o) readInputResults(t, jsonIn(doc, [...ob.path, 'input'], ob.o.input), early);
       if ('output' in ob.o) readOutput(t, jsonIn(doc, [...ob.path, 'output'], ob.o.output), seen);
@@ -364,34 +408,44 @@ export const langfuse: FormatAdapter = {
   document: {
     claims(v) {
       if (isExport(v) || isApiTrace(v) || isObservationPage(v) || isTracesExport(v)) return true;
-      return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace));
+      return Array.isArray(v) && v.length > 0 && (v.every(isExport) || v.every(isApiTrace) || v.every(isApiObservation));
     },
     read(doc, emit) {
       const sessions = new SessionSet();
       const v = doc.value;
-      const flat = isObservationPage(v) ? { list: v.data, key: 'data' } : isTracesExport(v) ? { list: v.observations, key: 'observations' } : undefined;
+      // flat lists of observations (an API page, the seeder's layout, the UI's JSON export): one session per trace
+      const flat = isObservationPage(v) ? entriesOf(doc, v.data, ['data']) : isTracesExport(v) ? entriesOf(doc, v.observations, ['observations'])
+        : Array.isArray(v) && v.every(isApiObservation) ? entriesOf(doc, v, []) : undefined;
       if (flat) {
-        const byTrace = new Map<string, Entries>();
-        flat.list.forEach((o, i) => {
-          const key = str(o.traceId) ?? '';
-          const entries = byTrace.get(key);
-          if (entries) entries.push({ o, path: [flat.key, i] });
-          else byTrace.set(key, [{ o, path: [flat.key, i] }]);
-        });
-        for (const [key, entries] of byTrace) readExport(sessions.get(key), doc, entries);
+        for (const [key, entries] of byTraceId(flat)) readExport(sessions.get(key), entries);
         sessions.emitAll(emit);
         return;
       }
       const list = Array.isArray(v) ? v : [v];
       list.forEach((e, i) => {
         const base = Array.isArray(v) ? [i] : [];
-        if (isApiTrace(e)) readExport(sessions.get(e.id), doc, entriesOf(e.observations, [...base, 'observations']));
+        if (isApiTrace(e)) readExport(sessions.get(e.id), entriesOf(doc, e.observations, [...base, 'observations']));
         else {
           const ex = e as { trace: Obj; observations: unknown[] };
-          readExport(sessions.get(str(ex.trace.id) ?? String(i)), doc, entriesOf(ex.observations, [...base, 'observations']));
+          readExport(sessions.get(str(ex.trace.id) ?? String(i)), entriesOf(doc, ex.observations, [...base, 'observations']));
         }
       });
       sessions.emitAll(emit);
+    },
+  },
+  // the JSONL export (one observation per line): kept until the file ends, then read per trace like a flat list
+  lines: {
+    claims: isApiObservation,
+    open(sink) {
+      const entries: Entries = [];
+      return {
+        read(doc) {
+          if (isApiObservation(doc.value)) entries.push({ o: doc.value, doc, path: [] });
+        },
+        finish() {
+          for (const [key, list] of byTraceId(entries)) readExport(sink.sessionFor(key), list);
+        },
+      };
     },
   },
 };

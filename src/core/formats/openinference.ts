@@ -1,5 +1,6 @@
 // OpenInference spans (Arize Phoenix exports, OpenInference-instrumented apps): a JSON array of spans
-// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`), JSONL of such spans, Phoenix / Arize
+// (`context.trace_id`, `span_kind`, `status_code`, flat dotted `attributes`; or OTLP spans outside a `resourceSpans`,
+// attributes a typed list, as Phoenix's `/spans/otlpv1` API pages hold them), JSONL of such spans, Phoenix / Arize
 // span dataframes written as JSON records (`context.span_id` and `attributes.*` columns, span-containers.ts), or a single flat
 // attribute map with `openinference.span.kind` / `llm.*` / `tool.*` keys. Calls come from
 // `llm.output_messages.N.message.tool_calls`,

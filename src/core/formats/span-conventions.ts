@@ -2,7 +2,8 @@
 // convention's keys), and how the message lists they write read as calls and results. spans.ts pairs what is read
 // here; this module only finds it.
 //
-// - OpenTelemetry GenAI: `gen_ai.*` attributes (message parts, `execute_tool` spans, `gen_ai.tool.definitions`); the
+// - OpenTelemetry GenAI: `gen_ai.*` attributes (message parts: `tool_call` / `tool_call_response`, and the
+//   provider-run `server_tool_call` / `server_tool_call_response`; `execute_tool` spans, `gen_ai.tool.definitions`); the
 //   older event form, as span events or as log records: `gen_ai.assistant.message` `{tool_calls}`,
 //   `gen_ai.tool.message` `{id, content}`, `gen_ai.choice` `{message: {tool_calls}}`; its body fields as the event's
 //   attributes (JSON strings allowed) or under `gen_ai.event.content`.
@@ -36,6 +37,7 @@
 //   `.llm_response` (one `Content`).
 import type { NodeRef } from './builder';
 import type { JsonPath } from '../parse/doc';
+import { isCallBlock, isResultBlock, transportOf } from './anthropic';
 import { geminiDeclarations, keyOf } from './gemini';
 import { isPlainObject, jsonIn, jsonValue, str, type Located, type Obj } from './util';
 
@@ -178,6 +180,8 @@ export interface ListedResult {
   payloadPath?: JsonPath;
   /** The message itself says the tool failed (a Vercel `error-text` / `error-json` output). */
   isError?: boolean;
+  /** The answer of a provider-run tool, given in the model's own output next to its call (read there too). */
+  inline?: boolean;
 }
 
 /** One message's calls and results, in the order it lists them. */
@@ -193,7 +197,8 @@ function inner(ref: NodeRef, value: unknown): Located {
 /** The calls and results of each message of a list, whatever dialect it is written in: OTel GenAI parts (`parts:
  *  [{type: "tool_call" | "tool_call_response"}]`), OpenAI chat (`tool_calls`, `role: "tool"` with `tool_call_id`
  *  or `id`), an OTel GenAI event (`gen_ai.choice` `{message}`), Vercel AI SDK content parts (`tool-call`,
- *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`), Anthropic blocks (`tool_use`, `tool_result`),
+ *  `tool-result`), Bedrock Converse blocks (`toolUse`, `toolResult`), Anthropic blocks (`tool_use`, `server_tool_use`,
+ *  `mcp_tool_use`; `tool_result`, `mcp_tool_result`, `*_tool_result`),
  *  OpenAI tool calls as content items, Responses API items (`function_call`, `function_call_output`) and Gemini
  *  `Content` parts (`functionCall`, `functionResponse`). `where` is the list (or one message, a `{messages}` / `{contents}` object, a Chat
  *  completion's `{choices}`). */
@@ -266,11 +271,28 @@ function part(p: unknown, at: NodeRef, out: ListedMessage): void {
   } else if (p.type === 'tool_call_response') {
     const key = 'response' in p ? 'response' : 'result';
     out.push({ result: { id: partId(p.id), at, payload: p[key], payloadPath: [key] } });
-  } else if (p.type === 'tool_use' && typeof p.name === 'string') {
-    // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation)
+  } else if (p.type === 'server_tool_call' && typeof p.name === 'string') {
+    // a provider-run tool (web search, code execution): its details typed by the tool, the arguments under
+    // `arguments` when the writer keeps them apart (Pydantic AI), else the details themselves
+    const d = p.server_tool_call;
+    const argsAt = isPlainObject(d) && 'arguments' in d ? child(at, 'server_tool_call', 'arguments') : 'server_tool_call' in p ? child(at, 'server_tool_call') : undefined;
+    out.push({ call: { name: p.name, id: partId(p.id), at, namePath: ['name'], argsAt, args: isPlainObject(d) && 'arguments' in d ? d.arguments : d } });
+  } else if (p.type === 'server_tool_call_response') {
+    // its details typed by the tool; an Anthropic server tool's error content is typed `*_error`
+    const d = p.server_tool_call_response;
+    const inner = isPlainObject(d) ? ['response', 'content', 'result'].find((k) => k in d) : undefined;
+    const typed = (v: unknown) => isPlainObject(v) && typeof v.type === 'string' && v.type.endsWith('_error');
+    const failed = isPlainObject(d) && (typed(d) || (inner !== undefined && typed(d[inner])));
+    out.push({ result: { id: partId(p.id), at, payload: inner !== undefined ? (d as Obj)[inner] : d,
+      payloadPath: inner !== undefined ? ['server_tool_call_response', inner] : ['server_tool_call_response'], isError: failed || undefined, inline: true } });
+  } else if (isCallBlock(p) && typeof p.name === 'string') {
+    // Anthropic Messages content blocks (a request's history, recorded whole by an instrumentation): client tools'
+    // `tool_use`, the server's `server_tool_use` and `mcp_tool_use`, answered by `tool_result`, `mcp_tool_result`
+    // and the server tools' `*_tool_result` blocks (anthropic.ts says which of them failed)
     out.push({ call: { name: p.name, id: str(p.id), at, namePath: ['name'], argsAt: 'input' in p ? child(at, 'input') : undefined, args: p.input } });
-  } else if (p.type === 'tool_result') {
-    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: p.is_error === true || undefined } });
+  } else if (isResultBlock(p)) {
+    out.push({ result: { id: str(p.tool_use_id), at, payload: p.content, payloadPath: ['content'], isError: transportOf(p).isError === true || undefined,
+      inline: p.type !== 'tool_result' || undefined } });
   } else if (p.type === 'function' && isPlainObject(p.function) && typeof p.function.name === 'string') {
     // an OpenAI tool call written as a content item (Koog's GenAI messages)
     const fn = p.function;
@@ -338,14 +360,16 @@ export function eventMessages(events: EventRecord[], output: boolean): ListedMes
       const list = f(output ? 'gen_ai.output.messages' : 'gen_ai.input.messages');
       if (list) out.push(...listedMessages(inner(list.ref, list.value)));
     } else if (output && e.name === 'gen_ai.choice') {
+      // the conventions put the calls in `message.tool_calls`; OpenLLMetry's events next to it, in the body's own
+      // `tool_calls`
       const m = f('message');
-      if (m) out.push(contentOf(inner(m.ref, m.value)));
+      const msg = m ? contentOf(inner(m.ref, m.value)) : [];
+      const tc = f('tool_calls');
+      if (tc && !msg.some((item) => 'call' in item)) out.push([...msg, ...toolCallList(tc).flat()]);
+      else if (m) out.push(msg);
     } else if (!output && /^gen_ai\.(user|assistant|system|tool)\.message$/.test(e.name)) {
       const tc = f('tool_calls');
-      if (tc) {
-        const l = inner(tc.ref, tc.value);
-        out.push(...listedMessages({ doc: l.doc, path: [], value: { role: 'assistant', tool_calls: l.value } }).map((msg) => relocate(msg, l)));
-      }
+      if (tc) out.push(...toolCallList(tc));
       const content = f('content');
       const l = content ? inner(content.ref, content.value) : undefined;
       const id = f('id') ?? f('tool_call_id');
@@ -377,11 +401,17 @@ export function toolSpanEvents(events: EventRecord[]): { args?: Attr; id?: Attr;
 }
 
 /** A message, or a list of content blocks that make one message. */
-function contentOf(l: Located): ListedMessage {
+export function contentOf(l: Located): ListedMessage {
   if (isPlainObject(l.value)) return message(l.value, l);
   const out: ListedMessage = [];
   if (Array.isArray(l.value)) l.value.forEach((p, j) => part(p, child(l, j), out));
   return out;
+}
+
+/** An event's `tool_calls` (Chat tool calls, a list or its JSON string) as one message, anchored on the list. */
+function toolCallList(tc: Attr): ListedMessage[] {
+  const l = inner(tc.ref, tc.value);
+  return listedMessages({ doc: l.doc, path: [], value: { role: 'assistant', tool_calls: l.value } }).map((msg) => relocate(msg, l));
 }
 
 /** Calls read from a message made up around a located list (`tool_calls` of an event): their anchors are put back

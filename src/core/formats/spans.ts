@@ -22,7 +22,7 @@ import type { LineSink } from './adapter';
 import { childPath, joinPath, type Doc, type JsonPath } from '../parse/doc';
 import { callFingerprint, valueKey } from '../fingerprint';
 import { byTime, isPlainObject, jsonIn, num, str, unansweredByName, type Located, type Obj } from './util';
-import { conventionDefinitions, conventionKind, conventionToolName, responseCalls, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
+import { contentOf, conventionDefinitions, conventionKind, conventionToolName, responseCalls, eventFields, eventMessages, HISTORY_KEYS, isVercelOuterSpan, listedCalls, listedMessages, SUMMARY_KEYS, TOOL_SPAN_KEYS, toolSpanEvents, traceloopArguments, langfuseGeneration, type EventRecord, type ListedMessage } from './span-conventions';
 
 export interface Attr {
   value: unknown;
@@ -77,7 +77,9 @@ const OTLP_VALUE_KEYS = ['stringValue', 'intValue', 'doubleValue', 'boolValue', 
 
 /** The member of an OTLP AnyValue that holds its value (`stringValue`, ..., `arrayValue`, `kvlistValue`). */
 function anyValueKey(v: Obj): string | undefined {
-  for (const k of OTLP_VALUE_KEYS) if (k in v) return k;
+  // a writer that serializes every member of the oneof (Phoenix's OTLP spans: the unset ones null) names its value
+  // by the one member that is set
+  for (const k of OTLP_VALUE_KEYS) if (k in v && v[k] !== null) return k;
   for (const k of ['arrayValue', 'kvlistValue', 'array_value', 'kvlist_value']) {
     const inner = v[k];
     if (isPlainObject(inner) && Array.isArray(inner.values)) return k;
@@ -262,9 +264,19 @@ function hrMillis(v: unknown): unknown {
   return Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number' ? v[0] * 1000 + v[1] / 1e6 : v;
 }
 
-/** A span object of a JSON span array (Phoenix and similar exports), or undefined. */
+/** The attribute keys of a span object whose attributes are an object of keys, or an OTLP typed list `[{key,
+ *  value}]` (an OTLP span outside its `resourceSpans`: Phoenix's `/spans/otlpv1` API pages); else undefined. */
+function attributeKeys(attrs: unknown): string[] | undefined {
+  if (isPlainObject(attrs)) return Object.keys(attrs);
+  if (!Array.isArray(attrs) || !attrs.every((kv) => isPlainObject(kv) && typeof kv.key === 'string' && 'value' in kv)) return undefined;
+  return attrs.map((kv) => (kv as Obj).key as string);
+}
+
+/** A span object of a JSON span array (Phoenix and similar exports; rows of Logfire's `records` table as its query
+ *  API returns them: `span_name`, `start_timestamp`, `otel_status_code`, `otel_status_message`, `otel_events`), or
+ *  undefined. */
 export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | undefined {
-  if (!isPlainObject(s) || !isPlainObject(s.attributes)) return undefined;
+  if (!isPlainObject(s) || attributeKeys(s.attributes) === undefined) return undefined;
   const ctx = isPlainObject(s.context) ? s.context : s;
   const status = isPlainObject(s.status) ? s.status : undefined;
   const attributes = s.attributes;
@@ -273,13 +285,13 @@ export function arraySpan(doc: Doc, path: JsonPath, s: unknown): SpanRecord | un
     traceId: str(ctx.trace_id) ?? str(ctx.traceId) ?? '',
     spanId: str(ctx.span_id) ?? str(ctx.spanId),
     parentId: str(s.parent_id) ?? str(s.parentId) ?? str(s.parentSpanId) ?? str(s.parent_span_id),
-    name: str(s.name),
+    name: str(s.name) ?? str(s.span_name),
     // MLflow 3's span dicts write OTLP's field names in snake case
-    start: s.start_time ?? hrMillis(s.startTime) ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns,
+    start: s.start_time ?? hrMillis(s.startTime) ?? s.startTimeUnixNano ?? s.start_time_unix_nano ?? s.start_time_ns ?? s.start_timestamp,
     kind: str(s.span_kind),
-    status: statusName(s.status_code ?? status?.code ?? status?.status_code),
-    statusMessage: str(s.status_message) ?? str(status?.message),
-    events: spanEvents(doc, [...path, 'events'], s.events),
+    status: statusName(s.status_code ?? status?.code ?? status?.status_code ?? s.otel_status_code),
+    statusMessage: str(s.status_message) ?? str(status?.message) ?? str(s.otel_status_message),
+    events: 'otel_events' in s && !('events' in s) ? spanEvents(doc, [...path, 'otel_events'], s.otel_events) : spanEvents(doc, [...path, 'events'], s.events),
   }, () => readAttributes(doc, [...path, 'attributes'], attributes));
 }
 
@@ -294,7 +306,9 @@ function spanEvents(doc: Doc, path: JsonPath, list: unknown): (() => EventRecord
 
 /** One span object of a span export (a JSONL line of spans), in the given conventions. */
 export function isSpanObject(v: unknown, semconv: (keys: string[]) => boolean): boolean {
-  return isPlainObject(v) && isPlainObject(v.attributes) && (isPlainObject(v.context) || 'span_id' in v || 'spanId' in v) && semconv(Object.keys(v.attributes));
+  if (!isPlainObject(v) || !(isPlainObject(v.context) || 'span_id' in v || 'spanId' in v)) return false;
+  const keys = attributeKeys(v.attributes);
+  return keys !== undefined && semconv(keys);
 }
 
 /** Spans arriving line by line (an OTLP request per line, as the Collector's file exporter writes, or one span per
@@ -359,8 +373,8 @@ export class SpanLines {
 }
 
 export function isSpanArray(v: unknown, semconv: (keys: string[]) => boolean): boolean {
-  return Array.isArray(v) && v.length > 0 && v.every((s) => isPlainObject(s) && isPlainObject(s.attributes) && (isPlainObject(s.context) || 'span_id' in s || 'spanId' in s))
-    && v.some((s) => semconv(Object.keys((s as Obj).attributes as Obj)));
+  return Array.isArray(v) && v.length > 0 && v.every((s) => isPlainObject(s) && attributeKeys(s.attributes) !== undefined && (isPlainObject(s.context) || 'span_id' in s || 'spanId' in s))
+    && v.some((s) => semconv(attributeKeys((s as Obj).attributes)!));
 }
 
 export function arraySpans(doc: Doc): SpanRecord[] {
@@ -615,7 +629,7 @@ function readListed(t: TraceCalls, messages: ListedMessage[], calls: boolean, re
       if ('call' in item) {
         const c = item.call;
         if (calls && msg.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args)) n += 1;
-      } else if (results) {
+      } else if (results || item.result.inline) {
         const r = item.result;
         msg.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : undefined);
       }
@@ -636,17 +650,40 @@ function readFlatMessages(t: TraceCalls, s: SpanRecord, prefix: string, keys: Fl
   let n = 0;
   for (const [, g] of indexed(s, prefix)) {
     const msg = t.message(history);
-    for (const [, tc] of regroup(g, keys.calls)) {
+    const calls = regroup(g, keys.calls);
+    for (const [, tc] of calls) {
       const name = tc.get(keys.name);
       if (!name || typeof name.value !== 'string') continue;
       const args = tc.get(keys.args);
       if (msg.call(name.value, str(tc.get(keys.id)?.value), name.ref, [], args?.ref, args?.value)) n += 1;
     }
     const role = g.get(keys.role);
+    const content = g.get(keys.content);
     if (history && role && str(role.value) === 'tool') {
-      const content = g.get(keys.content);
       const id = g.get(keys.callId);
       msg.result(str(id?.value), id?.ref ?? content?.ref ?? role.ref, content?.value, content ? [] : undefined);
+    } else if (history && content) {
+      n += readContentBlocks(msg, content, calls.size === 0);
+    }
+  }
+  return n;
+}
+
+/** A flattened message's content that is a list of blocks, as JSON (OpenLLMetry writes an Anthropic or Bedrock
+ *  request's content so: `tool_result` / `toolResult` blocks in a user message, `tool_use` blocks in an assistant
+ *  message, which newer versions list again as `tool_calls.M`): its results, and its calls when the message lists
+ *  none of its own. Returns how many calls were new. */
+function readContentBlocks(msg: MessageCalls, content: Attr, calls: boolean): number {
+  const l = jsonIn(content.ref.doc, content.ref.path, content.value);
+  if (!Array.isArray(l.value)) return 0;
+  let n = 0;
+  for (const item of contentOf(l)) {
+    if ('call' in item) {
+      const c = item.call;
+      if (calls && msg.call(c.name, c.id, c.at, c.namePath, c.argsAt, c.args)) n += 1;
+    } else {
+      const r = item.result;
+      msg.result(r.id, r.at, r.payload, r.payloadPath, r.isError ? { isError: true } : undefined);
     }
   }
   return n;
@@ -708,32 +745,42 @@ function readSummary(t: TraceCalls, s: SpanRecord): void {
 
 /** Tool definitions: `llm.tools.N.tool.json_schema` and `gen_ai.tool.definitions`. */
 export function readDefinitions(b: SessionBuilder, s: SpanRecord, seen: Set<string>): void {
-  const add = (def: unknown, ref: NodeRef) => {
-    if (!isPlainObject(def)) return;
-    const fn = isPlainObject(def.function) ? def.function : def;
-    const name = str(fn.name);
-    const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parameters_json_schema;
-    if (name === undefined || schema === undefined || seen.has(name)) return;
-    seen.add(name);
-    b.tool(name, schema, ref);
-  };
+  const add = (def: unknown, ref: NodeRef) => addDefinition(b, def, ref, seen);
   for (const [, g] of indexed(s, 'llm.tools')) {
     const a = g.get('tool.json_schema');
     if (!a) continue;
     const l = jsonIn(a.ref.doc, a.ref.path, a.value);
     add(l.value, l);
   }
-  // OpenLLMetry (Traceloop) writes them as `llm.request.functions.N.{name, description, parameters}`
+  // OpenLLMetry (Traceloop) writes them as `llm.request.functions.N.{name, description, parameters}` (an Anthropic
+  // request's tools with `input_schema`)
   for (const [, g] of indexed(s, 'llm.request.functions')) {
     const name = g.get('name');
-    const params = g.get('parameters');
+    const params = g.get('parameters') ?? g.get('input_schema');
     if (!name || !params) continue;
     const l = jsonIn(params.ref.doc, params.ref.path, params.value);
     add({ name: name.value, parameters: l.value }, l);
   }
   const defs = located(attr(s, 'gen_ai.tool.definitions'));
-  if (defs && Array.isArray(defs.value)) defs.value.forEach((d, i) => add(d, { doc: defs.doc, path: [...defs.path, i] }));
+  if (defs) readDefinitionList(b, defs, seen);
   conventionDefinitions((k) => attr(s, k), add);
+}
+
+/** One tool definition (`{name, parameters | input_schema | inputSchema | parameters_json_schema}`, or a Chat
+ *  tool's `{function: {...}}`), unless its name was seen. */
+function addDefinition(b: SessionBuilder, def: unknown, ref: NodeRef, seen: Set<string>): void {
+  if (!isPlainObject(def)) return;
+  const fn = isPlainObject(def.function) ? def.function : def;
+  const name = str(fn.name);
+  const schema = fn.parameters ?? fn.input_schema ?? fn.inputSchema ?? fn.parameters_json_schema;
+  if (name === undefined || schema === undefined || seen.has(name)) return;
+  seen.add(name);
+  b.tool(name, schema, ref);
+}
+
+/** A list of tool definitions as `gen_ai.tool.definitions` holds them (a request's `tools` too). */
+export function readDefinitionList(b: SessionBuilder, defs: Located, seen: Set<string>): void {
+  if (Array.isArray(defs.value)) defs.value.forEach((d, i) => addDefinition(b, d, { doc: defs.doc, path: [...defs.path, i] }, seen));
 }
 
 /** A tool span's transport: its status (UNSET or OK say success), `error.type` (set when the operation ended in an
