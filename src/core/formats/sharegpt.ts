@@ -16,7 +16,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { type Doc, type JsonPath } from '../parse/doc';
-import { pythonCalls } from './python-calls';
+import { pythonCalls, writePythonCalls } from './python-calls';
 import { firstValue } from './text-values';
 import {
   callBlocks, holdsCallTags, jsonBody, responseBlocks, resultName, valueDoc, writeCalls,
@@ -96,8 +96,7 @@ function pythonAnswer(b: SessionBuilder, doc: Doc, path: JsonPath, text: string,
   if (!bare && !/^\s*\[/.test(text)) return [];
   const calls = pythonCalls(text, true);
   if (!calls) return [];
-  const t = turn ?? b.newTurn();
-  return calls.map((c) => b.call({ name: c.name, at: { doc, path }, namePath: [], argsPath: [], args: c.argsJson, expect: 'any', assembled: true }, t).index);
+  return writePythonCalls(b, doc, path, calls, turn ?? b.newTurn());
 }
 
 function readConversation(b: SessionBuilder, doc: Doc, l: Layout, rec: Obj | undefined): void {
