@@ -1,0 +1,170 @@
+// Eval logs and tool-calling datasets, seventh round of reading: BFCL multi-turn and agentic runs with the
+// executions their `inference_log` records (and agentic score entries, whose prompt is a list), the shared text
+// helpers (Python docstring types, values found within a bound), Glaive's turns, xLAM records. Every record here is
+// small and written for the test from the writers' rules (BFCL's handler and executor, the datasets' layouts); none
+// is a copy of a sample.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { docstringType } from '../../src/core/formats/python-types';
+import { parametersSchema } from '../../src/core/formats/tool-tags';
+import { firstValue } from '../../src/core/formats/text-values';
+import { callNames, pairedIds, readModel } from './helpers';
+
+const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+const fc = (name: string, args: unknown) => ({ [name]: JSON.stringify(args) });
+const tool = (content: string) => ({ role: 'tool', content });
+const stateLog = [{ role: 'state_info', class_name: 'GorillaFileSystem', content: { root: {} } }];
+
+describe('BFCL multi-turn results with their inference_log', () => {
+  // a function-calling model's run: each step's calls, then BFCL's executions of them as `role: "tool"` entries
+  const entry = {
+    id: 'multi_turn_base_0',
+    result: [
+      [[fc('cd', { folder: 'document' })], [fc('mkdir', { dir_name: 'temp' }), fc('mv', { source: 'a.pdf', destination: 'temp' })], 'Moved.'],
+      [[fc('grep', { file_name: 'a.pdf', pattern: 'x' })], 'Done.'],
+    ],
+    input_token_count: [[10, 20, 30], [40, 50]],
+    output_token_count: [[1, 2, 3], [4, 5]],
+    latency: [[0.1, 0.2, 0.3], [0.4, 0.5]],
+    inference_log: [
+      stateLog,
+      {
+        begin_of_turn_query: [{ role: 'user', content: 'move it' }],
+        step_0: [{ role: 'assistant', content: [fc('cd', { folder: 'document' })] }, { role: 'handler_log', content: 'Successfully decoded model response.' }, tool('{"current_working_directory": "document"}')],
+        step_1: [{ role: 'assistant', content: [] }, { role: 'handler_log', content: 'ok' }, tool('None'), tool('{"error": "mv: a.pdf: No such file"}')],
+        step_2: [{ role: 'assistant', content: 'Moved.' }, { role: 'handler_log', content: 'Error decoding the model response. Proceed to next turn.' }],
+      },
+      stateLog,
+      {
+        begin_of_turn_query: [{ role: 'user', content: 'search' }],
+        step_0: [{ role: 'assistant', content: [] }, tool("Error during execution: grep() got an unexpected keyword argument 'x'")],
+        step_1: [{ role: 'assistant', content: 'Done.' }],
+      },
+      stateLog,
+    ],
+  };
+
+  it('pairs each step\'s calls with its executions, in order; an executor error and an {"error"} return are failures', () => {
+    const { r, sessions, codes } = readModel(jsonl([entry]), { fileName: 'BFCL_v4_multi_turn_base_result.json' });
+    assert.equal(r.format, 'bfcl');
+    const [s] = sessions;
+    assert.equal(s.id, 'multi_turn_base_0');
+    assert.deepEqual(callNames(s), ['cd', 'mkdir', 'mv', 'grep']);
+    assert.deepEqual(s.calls.map((c) => c.turn), [1, 2, 2, 3]);
+    assert.deepEqual(pairedIds(s), ['#0', '#1', '#2', '#3']);
+    assert.deepEqual(s.results.map((x) => x.transport.isError), [false, false, true, true]);
+    assert.equal(s.results[1].payload, 'None');
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join());
+  });
+
+  it('a prompting model\'s Python-syntax steps are paired the same way', () => {
+    const prompting = {
+      id: 'multi_turn_miss_func_3',
+      result: [["[cd(folder='document')]", '[ls(a=True)]', 'Listed.']],
+      inference_log: [{
+        begin_of_turn_query: [],
+        step_0: [{ role: 'assistant', content: "[cd(folder='document')]" }, tool('{"current_working_directory": "document"}')],
+        step_1: [{ role: 'assistant', content: '[ls(a=True)]' }, tool('{"current_directory_content": ["a.txt"]}')],
+        step_2: [{ role: 'assistant', content: 'Listed.' }],
+      }],
+    };
+    const { r, sessions } = readModel(jsonl([prompting]), { fileName: 'BFCL_v3_multi_turn_miss_func_result.json' });
+    assert.equal(r.format, 'bfcl');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args]), [['cd', { folder: 'document' }], ['ls', { a: true }]]);
+    assert.deepEqual(pairedIds(s), ['#0', '#1']);
+    assert.deepEqual(s.results[1].payload, '{"current_directory_content": ["a.txt"]}');
+  });
+
+  it('an early log (one list a turn) pairs the turn\'s executions with its calls in order', () => {
+    const early = {
+      id: 'multi_turn_base_1',
+      result: [[[fc('ls', {})], [fc('cd', { folder: 'x' })]]],
+      inference_log: [[{ begin_of_turn_query: [] }, { role: 'assistant', content: [] }, tool('{"current_directory_content": []}'), { role: 'assistant', content: [] }, tool('Error during execution: no x')]],
+    };
+    const { sessions } = readModel(jsonl([early]), { fileName: 'BFCL_v3_multi_turn_base_result.json' });
+    assert.deepEqual(callNames(sessions[0]), ['ls', 'cd']);
+    assert.deepEqual(sessions[0].results.map((x) => [x.callIndex, x.transport.isError]), [[0, false], [1, true]]);
+  });
+
+  it('a single-turn result was never executed: its calls stand alone', () => {
+    const { sessions } = readModel(jsonl([{ id: 'simple_python_0', result: [fc('area', { base: 10 })], input_token_count: 1, output_token_count: 1, latency: 1 }]), { fileName: 'r.json' });
+    assert.deepEqual(callNames(sessions[0]), ['area']);
+    assert.equal(sessions[0].results.length, 0);
+  });
+
+  it('an agentic score entry (its prompt the question\'s messages, a list) is read with its executions', () => {
+    const failed = {
+      id: 'web_search_base_0', model_name: 'gpt-4o-FC', test_category: 'web_search_base', valid: false,
+      error: { error_message: ['not found'], error_type: 'agentic:answer_not_found' },
+      prompt: [[{ role: 'user', content: 'who?' }]],
+      model_result_raw: [[[fc('search_engine_query', { keyword: 'who' })], 'Nobody.']],
+      last_non_fc_message: 'Nobody.', possible_answer: ['Ada'],
+      inference_log: [{ begin_of_turn_query: [], step_0: [{ role: 'assistant', content: [] }, tool('[{"title": "t"}]')], step_1: [{ role: 'assistant', content: 'Nobody.' }] }],
+    };
+    const text = jsonl([{ accuracy: 0, correct_count: 0, total_count: 1 }, failed]);
+    const { r, sessions } = readModel(text, { fileName: 'BFCL_v4_web_search_base_score.json' });
+    assert.equal(r.format, 'bfcl');
+    const s = sessions.find((x) => x.id === 'web_search_base_0')!;
+    assert.deepEqual(callNames(s), ['search_engine_query']);
+    assert.deepEqual(s.calls[0].args, { keyword: 'who' });
+    assert.deepEqual(pairedIds(s), ['#0']);
+  });
+});
+
+describe('shared helpers of the dataset readers', () => {
+  it('Python docstring types map through the one table, set included', () => {
+    assert.equal(docstringType('set'), 'array');
+    assert.equal(docstringType('Set[str]'), 'array');
+    assert.equal(docstringType('Optional[float]'), 'number');
+    assert.equal(docstringType('int, optional'), 'integer');
+    assert.equal(docstringType('Any'), undefined);
+    assert.equal(docstringType('Union[int, str]'), undefined);
+    assert.deepEqual(parametersSchema({ tags: { type: 'set', description: 't' }, n: { type: 'integer' } }), { type: 'object', properties: { tags: { type: 'array' }, n: { type: 'integer' } } });
+  });
+
+  it('a value is looked for only before the bound: one that closes after it is not taken', () => {
+    const text = 'a {"x": 1} b {"y": [2';
+    assert.deepEqual(firstValue(text, 0, 10)?.value, { x: 1 });
+    assert.equal(firstValue(text, 0, 9), undefined, 'the closing brace is past the bound');
+    assert.deepEqual(firstValue('{"a": 1}xx', 0, 8)?.value, { a: 1 });
+  });
+});
+
+describe('Glaive chats of several call turns', () => {
+  it('each assistant turn takes its own calls and each FUNCTION RESPONSE answers them in order', () => {
+    const call = (name: string, args: string) => `<functioncall> {"name": "${name}", "arguments": '${args}'}`;
+    const chat = [
+      'USER: weather in Paris and Rome?',
+      `ASSISTANT: ${call('get_weather', '{"city": "Paris"}')} <|endoftext|>`,
+      'FUNCTION RESPONSE: {"temp": 20}',
+      `ASSISTANT: ${call('get_weather', '{"city": "Rome"}')} <|endoftext|>`,
+      'FUNCTION RESPONSE: {"temp": 25}',
+      'ASSISTANT: 20 and 25. <|endoftext|>',
+      'USER: and Oslo?',
+      `ASSISTANT: ${call('get_weather', '{"city": "Oslo"}')} <|endoftext|>`,
+      'FUNCTION RESPONSE: {"error": "unknown city"}',
+    ].join('\n\n');
+    const { r, sessions } = readModel(JSON.stringify({ system: 'SYSTEM: You are a helpful assistant.', chat }), { fileName: 'glaive.json' });
+    assert.equal(r.format, 'glaive');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args, c.turn]), [['get_weather', { city: 'Paris' }, 1], ['get_weather', { city: 'Rome' }, 2], ['get_weather', { city: 'Oslo' }, 3]]);
+    assert.deepEqual(pairedIds(s), ['#0', '#1', '#2']);
+    assert.deepEqual(s.results.map((x) => x.payload), [{ temp: 20 }, { temp: 25 }, { error: 'unknown city' }]);
+  });
+});
+
+describe('xLAM records', () => {
+  it('tools and answers strings are read once, findings still inside the answers string', () => {
+    const tools = [{ name: 'split', description: 'chunks', parameters: { items: { type: 'List[int]', description: 'l' }, tags: { type: 'set', description: 's' } } }];
+    const rec = { id: 3, query: 'split it', tools: JSON.stringify(tools), answers: JSON.stringify([{ name: 'split', arguments: { items: [1], tags: 'a' } }]) };
+    const text = JSON.stringify(rec);
+    const { r, sessions } = readModel(text, { fileName: 'xlam.json' });
+    assert.equal(r.format, 'xlam');
+    assert.equal(sessions[0].id, '3');
+    assert.deepEqual(callNames(sessions[0]), ['split']);
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, r.findings.map((f) => f.code).join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '\\"a\\"');
+  });
+});
