@@ -168,3 +168,57 @@ describe('xLAM records', () => {
     assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '\\"a\\"');
   });
 });
+
+describe('tau-bench ReAct / Act agent results', () => {
+  const tools = [
+    { type: 'function', function: { name: 'find_user_id_by_email', description: 'find', parameters: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] } } },
+    { type: 'function', function: { name: 'get_order_details', description: 'order', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } } },
+  ];
+  const example = '{\n    "type": "function",\n    "function": {\n        "name": "get_current_weather",\n        "parameters": {"type": "object", "properties": {"location": {"type": "string",},},},\n    },\n}';
+  const step = (thought: string, action: unknown) => ({ role: 'assistant', content: `Thought:\n${thought}\nAction:\n${JSON.stringify(action)}`, tool_calls: null, function_call: null });
+  const traj = [
+    { role: 'system', content: `# Retail policy\n#Available tools\n${JSON.stringify(tools)}\n# Instruction\nFor example, given such a tool\n${example}\nanswer in the format.` },
+    { role: 'user', content: 'my email is a@b.c' },
+    step('find the user', { name: 'find_user_id_by_email', arguments: { email: 'a@b.c' } }),
+    { role: 'user', content: 'API output: user_1' },
+    step('the order', { name: 'get_order_details', arguments: { order_id: 123 } }),
+    { role: 'user', content: 'API output: Error: order not found' },
+    step('tell them', { name: 'respond', arguments: { content: 'Sorry, no such order.' } }),
+    { role: 'user', content: 'ok ###STOP###' },
+  ];
+
+  it('reads each Action as a call answered by the next API output; respond is the reply, not a call', () => {
+    const text = JSON.stringify([{ task_id: 4, reward: 0, info: {}, traj, trial: 1 }], null, 2);
+    const { r, sessions, codes } = readModel(text, { fileName: 'react-gpt-4o-0.0_range_0-1.json' });
+    assert.equal(r.format, 'tau-bench');
+    const [s] = sessions;
+    assert.equal(s.id, '4#1');
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args, c.turn]), [['find_user_id_by_email', { email: 'a@b.c' }, 1], ['get_order_details', { order_id: 123 }, 2]]);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.payload, x.transport.isError]), [[0, 'user_1', false], [1, 'Error: order not found', true]]);
+    assert.deepEqual(s.tools.map((t) => t.name), ['find_user_id_by_email', 'get_order_details'], 'the instruction\'s example tool is no definition');
+    assert.ok(!codes.includes('call-in-text'), codes.join());
+    // the number where the tool wants a string is found at its characters inside the assistant's text
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, codes.join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '123');
+  });
+});
+
+describe('Inspect AI tool messages of early logs', () => {
+  it('a tool message\'s tool_error text is a failure', () => {
+    const sample = {
+      id: 1, epoch: 1, input: 'go', target: '',
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'c1', function: 'bash', arguments: { cmd: 'ls /x' }, type: 'function' }, { id: 'c2', function: 'bash', arguments: { cmd: 'ls' }, type: 'function' }] },
+        { role: 'tool', content: '', tool_call_id: 'c1', tool_error: 'ls: /x: No such file or directory' },
+        { role: 'tool', content: 'a.txt', tool_call_id: 'c2', tool_error: null },
+      ],
+    };
+    const log = { version: 1, status: 'success', eval: { task: 't', model: 'openai/gpt-4' }, samples: [sample] };
+    const { r, sessions } = readModel(JSON.stringify(log), { fileName: 'log.json' });
+    assert.equal(r.format, 'inspect');
+    assert.deepEqual(pairedIds(sessions[0]), ['c1', 'c2']);
+    assert.deepEqual(sessions[0].results.map((x) => x.transport.isError), [true, false]);
+  });
+});
