@@ -222,3 +222,34 @@ describe('Inspect AI tool messages of early logs', () => {
     assert.deepEqual(sessions[0].results.map((x) => x.transport.isError), [true, false]);
   });
 });
+
+describe('ToolBench (ToolLLaMA) ShareGPT records', () => {
+  const system = "You are AutoGPT, you can use many tools(functions) to do the following task.\nSpecifically, you have access to the following APIs: [{'name': 'get_weather_for_weatherapi', 'description': 'This is the subfunction for tool \"weatherapi\".', 'parameters': {'type': 'object', 'properties': {'city': {'type': 'string', 'example_value': 'Paris'}}, 'required': ['city'], 'optional': []}}, {'name': 'Finish', 'description': 'final answer', 'parameters': {'type': 'object', 'properties': {'return_type': {'type': 'string', 'enum': ['give_answer', 'give_up_and_restart']}, 'final_answer': {'type': 'string'}}, 'required': ['return_type']}}]";
+  const react = (thought: string, action: string, input: string) => `\nThought: ${thought}\nAction: ${action}\nAction Input: ${input}`;
+  const record = {
+    id: 'Step 4: weather in Paris and Oslo?',
+    conversations: [
+      { from: 'system', value: system },
+      { from: 'user', value: '\nweather in Paris and Oslo?\nBegin!\n' },
+      { from: 'assistant', value: react('Paris first.', 'get_weather_for_weatherapi', '{\n  "city": "Paris"\n}') },
+      { from: 'function', value: '{"error": "", "response": "{\'temp\': 20}"}' },
+      { from: 'assistant', value: react('', 'get_weather_for_weatherapi', '{\n  "city": 7\n}') },
+      { from: 'function', value: '{"error": "Rate limit per minute exceeded", "response": ""}' },
+      { from: 'assistant', value: react('', 'Finish', '{\n  "return_type": "give_answer",\n  "final_answer": "20C"\n}') },
+    ],
+  };
+
+  it('each Action / Action Input is a call, answered by the function turn after it; a non-empty error is a failure', () => {
+    const text = JSON.stringify([record], null, 4);
+    const { r, sessions } = readModel(text, { fileName: 'toolllama_G123_dfs_train.json' });
+    assert.equal(r.format, 'sharegpt');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args, c.turn]), [['get_weather_for_weatherapi', { city: 'Paris' }, 1], ['get_weather_for_weatherapi', { city: 7 }, 2], ['Finish', { return_type: 'give_answer', final_answer: '20C' }, 3]]);
+    assert.deepEqual(s.tools.map((t) => t.name), ['get_weather_for_weatherapi', 'Finish']);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.transport.isError]), [[0, false], [1, true]]);
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, r.findings.map((f) => f.code).join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '7');
+    assert.ok(!r.findings.some((f) => f.code === 'orphan-result'));
+  });
+});

@@ -112,13 +112,20 @@ export function jsonBody(text: string, start: number, body: string): TextValue |
   return v && v.end - v.start === body.length ? v : undefined;
 }
 
+/** ToolBench's observation (RapidAPI's answer as its server returns it): `{error, response}`, `error` empty when
+ *  the call succeeded. Any other body says nothing of success. */
+function observationTransport(v: unknown): { isError?: boolean } {
+  if (!isPlainObject(v) || typeof v.error !== 'string' || !('response' in v) || Object.keys(v).length !== 2) return {};
+  return { isError: v.error !== '' };
+}
+
 /** Write one result answering `callIndex`: a JSON body's `content` (Hermes' `{name, content}`) is the payload. */
 export function writeResult(b: SessionBuilder, doc: Doc, path: JsonPath, text: string | undefined, block: { body: string; value?: TextValue } | undefined, callIndex: number | undefined): void {
   if (text !== undefined && block?.value) {
     const inner = valueDoc(doc, path, text, block.value);
     const v = block.value.value;
     const own = isPlainObject(v) && 'content' in v && typeof v.name === 'string';
-    b.result({ at: { doc: inner, path: [] }, callIndex, payload: own ? v.content : v, payloadPath: own ? ['content'] : [] });
+    b.result({ at: { doc: inner, path: [] }, callIndex, payload: own ? v.content : v, payloadPath: own ? ['content'] : [], transport: observationTransport(v) });
     return;
   }
   b.result({ at: { doc, path }, callIndex, payload: block ? block.body : text, payloadPath: [] });
