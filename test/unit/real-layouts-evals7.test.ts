@@ -253,3 +253,45 @@ describe('ToolBench (ToolLLaMA) ShareGPT records', () => {
     assert.ok(!r.findings.some((f) => f.code === 'orphan-result'));
   });
 });
+
+describe('ToolBench answer files (answer_generation)', () => {
+  const fns = [
+    { name: 'get_weather_for_weatherapi', description: 'w', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], optional: [] } },
+    { name: 'Finish', description: 'f', parameters: { type: 'object', properties: { return_type: { type: 'string', enum: ['give_answer', 'give_up_and_restart'] }, final_answer: { type: 'string' } }, required: ['return_type'] } },
+  ];
+  const start = [{ role: 'system', content: 'You are AutoGPT…' }, { role: 'user', content: 'weather in Paris?\nBegin!\n' }];
+  const call = (name: string, args: string) => ({ role: 'assistant', content: 'thinking', function_call: { name, arguments: args } });
+  const c1 = call('get_weather_for_weatherapi', '{\n  "city": 75\n}');
+  const r1 = { role: 'function', name: 'get_weather_for_weatherapi', content: '{"error": "Message error...", "response": ""}' };
+  const c2 = call('get_weather_for_weatherapi', '{\n  "city": "Paris"\n}');
+  const r2 = { role: 'function', name: 'get_weather_for_weatherapi', content: '{"error": "", "response": "20C"}' };
+  const c3 = { role: 'assistant', content: null, function_call: { name: 'Finish', arguments: '{"return_type": "give_answer", "final_answer": "20C"}' } };
+  const file = {
+    answer_generation: { valid_data: true, final_answer: '20C', finish_type: 'give_answer', function: fns, chain: [], query: 'weather in Paris?', query_count: 3, total_tokens: 900,
+      train_messages: [[...start, c1], [...start, c1, r1, c2], [...start, c1, r1, c2, r2, c3]] },
+    compare_candidates: [], forward_args: { method: 'DFS_woFilter_w2' },
+  };
+
+  it('reads the whole path once (not each training prefix), the definitions, and each observation\'s error', () => {
+    const text = JSON.stringify(file, null, 2);
+    const { r, sessions } = readModel(text, { fileName: '10012_DFS_woFilter_w2.json' });
+    assert.equal(r.format, 'toolbench');
+    assert.equal(sessions.length, 1);
+    const [s] = sessions;
+    assert.equal(s.id, 'weather in Paris?');
+    assert.deepEqual(callNames(s), ['get_weather_for_weatherapi', 'get_weather_for_weatherapi', 'Finish']);
+    assert.deepEqual(s.tools.map((t) => t.name), ['get_weather_for_weatherapi', 'Finish']);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.transport.isError]), [[0, true], [1, false]]);
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, r.findings.map((f) => f.code).join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '75');
+  });
+
+  it('a run without a valid answer holds no calls', () => {
+    const none = { answer_generation: { valid_data: false, final_answer: '', function: fns, query: 'q', query_count: 1, total_tokens: 1, train_messages: [], chain: [] } };
+    const { r, sessions } = readModel(JSON.stringify(none), { fileName: '1_CoT@1.json' });
+    assert.equal(r.format, 'toolbench');
+    assert.equal(sessions[0].calls.length, 0);
+    assert.equal(sessions[0].tools.length, 2);
+  });
+});

@@ -114,7 +114,7 @@ export function jsonBody(text: string, start: number, body: string): TextValue |
 
 /** ToolBench's observation (RapidAPI's answer as its server returns it): `{error, response}`, `error` empty when
  *  the call succeeded. Any other body says nothing of success. */
-function observationTransport(v: unknown): { isError?: boolean } {
+export function observationTransport(v: unknown): { isError?: boolean } {
   if (!isPlainObject(v) || typeof v.error !== 'string' || !('response' in v) || Object.keys(v).length !== 2) return {};
   return { isError: v.error !== '' };
 }
