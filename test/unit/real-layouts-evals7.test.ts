@@ -295,3 +295,25 @@ describe('ToolBench answer files (answer_generation)', () => {
     assert.equal(sessions[0].tools.length, 2);
   });
 });
+
+describe('Hugging Face `messages` datasets with tool_calls', () => {
+  it('a `tools` column written as JSON text gives the definitions the calls are checked against', () => {
+    const tools = [{ type: 'function', function: { name: 'get_weather', description: 'w', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+    const rec = {
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": 5}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: '20C' },
+      ],
+      tools: JSON.stringify(tools),
+    };
+    const text = JSON.stringify(rec) + '\n';
+    const { r, sessions, codes } = readModel(text, { fileName: 'train.jsonl' });
+    assert.equal(r.format, 'openai-chat');
+    assert.deepEqual(sessions[0].tools.map((t) => t.name), ['get_weather']);
+    assert.ok(!codes.includes('no-contract'), codes.join());
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, codes.join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '5');
+  });
+});
