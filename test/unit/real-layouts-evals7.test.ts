@@ -287,12 +287,37 @@ describe('ToolBench answer files (answer_generation)', () => {
     assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '75');
   });
 
-  it('a run without a valid answer holds no calls', () => {
-    const none = { answer_generation: { valid_data: false, final_answer: '', function: fns, query: 'q', query_count: 1, total_tokens: 1, train_messages: [], chain: [] } };
-    const { r, sessions } = readModel(JSON.stringify(none), { fileName: '1_CoT@1.json' });
+  const failedRun = { valid_data: false, final_answer: '', function: fns, query: 'q', query_count: 1, total_tokens: 1, train_messages: [], chain: [] };
+  const node = (node_type: string, description: string, extra: Record<string, unknown> = {}) => ({ is_terminal: false, pruned: false, finished: false, node_type, description, Elo: 1000, child_count: 0, expand_num: 0, ...extra });
+
+  it('a run without an answer: the calls of its CoT attempts, each Action and the Action Input after it', () => {
+    const chain = [
+      node('Thought', 'look it up'),
+      node('Action', 'get_weather_for_weatherapi'),
+      node('Action Input', '{"city": "Paris"}', { observation: '{"error": "", "response": "20C"}', observation_code: 0 }),
+      node('Action', 'get_wether'),
+      node('Action Input', '{"city": 1}', { observation: '{"error": "No such function name: get_wether", "response": ""}', observation_code: 1 }),
+    ];
+    const file = { win: false, try_count: 1, trys: [{ chain, win: false }], compare_candidates: [], forward_args: {}, answer_generation: failedRun };
+    const { r, sessions } = readModel(JSON.stringify(file), { fileName: '1_CoT@1.json' });
     assert.equal(r.format, 'toolbench');
-    assert.equal(sessions[0].calls.length, 0);
-    assert.equal(sessions[0].tools.length, 2);
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args]), [['get_weather_for_weatherapi', { city: 'Paris' }], ['get_wether', { city: 1 }]]);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.transport.isError]), [[0, false], [1, true]]);
+    assert.ok(r.findings.some((f) => f.code === 'unknown-tool' && f.message.includes('get_wether')), r.findings.map((f) => f.code).join());
+  });
+
+  it('a DFS run without an answer: every branch of its tree', () => {
+    const input = (args: string, observation: string, children: unknown[] = []) => node('Action Input', args, { observation, observation_code: 0, children });
+    const tree = { size: 6, max_length: 4, tree: { ...node('Action Input', ''), children: [
+      { ...node('Thought', 'try Paris'), children: [{ ...node('Action', 'get_weather_for_weatherapi'), children: [input('{"city": "Paris"}', '{"error": "timeout", "response": ""}')] }] },
+      { ...node('Thought', 'try again'), children: [{ ...node('Action', 'get_weather_for_weatherapi'), children: [input('{"city": "Paris, FR"}', '{"error": "", "response": "20C"}')] }] },
+    ] } };
+    const file = { win: false, tree, compare_candidates: [], forward_args: {}, answer_generation: failedRun };
+    const { sessions } = readModel(JSON.stringify(file), { fileName: '2_DFS_woFilter_w2.json' });
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => c.args), [{ city: 'Paris' }, { city: 'Paris, FR' }]);
+    assert.deepEqual(s.results.map((x) => [x.callIndex, x.transport.isError]), [[0, true], [1, false]]);
   });
 });
 
