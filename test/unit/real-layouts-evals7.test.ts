@@ -154,6 +154,32 @@ describe('Glaive chats of several call turns', () => {
   });
 });
 
+describe('Glaive calls whose quoted arguments hold an apostrophe', () => {
+  it('the single-quoted JSON ends after its JSON, not at the apostrophe inside it', () => {
+    const chat = [
+      "USER: when did Ocean's Eleven come out?",
+      `ASSISTANT: <functioncall> {"name": "search_movie", "arguments": '{"title": "Ocean's Eleven", "year": "x"}'} <|endoftext|>`,
+      'FUNCTION RESPONSE: {"year": 2001}',
+      'ASSISTANT: In 2001. <|endoftext|>',
+    ].join('\n\n\n');
+    const system = 'SYSTEM: You are a helpful assistant with access to the following functions. Use them if required -\n' +
+      JSON.stringify({ name: 'search_movie', description: 'find a movie', parameters: { type: 'object', properties: { title: { type: 'string' }, year: { type: 'integer' } }, required: ['title'] } }, null, 4);
+    const text = JSON.stringify({ system, chat });
+    const { r, sessions } = readModel(text, { fileName: 'glaive.json' });
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.name, c.args]), [['search_movie', { title: "Ocean's Eleven", year: 'x' }]]);
+    assert.deepEqual(pairedIds(s), ['#0']);
+    const drift = r.findings.filter((f) => f.code === 'type-drift');
+    assert.equal(drift.length, 1, r.findings.map((f) => f.code).join());
+    assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '\\"x\\"');
+  });
+
+  it('a Python literal\'s apostrophe in prose still ends a string where it did', () => {
+    assert.deepEqual(firstValue("{'a': 'it', 'b': '[1]'}")?.value, { a: 'it', b: '[1]' });
+    assert.deepEqual(firstValue("note: {'k': '{\"x\": 1}', 'n': \"it's\"} done")?.value, { k: '{"x": 1}', n: "it's" });
+  });
+});
+
 describe('xLAM records', () => {
   it('tools and answers strings are read once, findings still inside the answers string', () => {
     const tools = [{ name: 'split', description: 'chunks', parameters: { items: { type: 'List[int]', description: 'l' }, tags: { type: 'set', description: 's' } } }];

@@ -14,10 +14,36 @@ export interface TextValue {
   value: unknown;
 }
 
+/** The end of a single-quoted string at `i` whose body is JSON (Glaive's `'{"title": "Ocean's Eleven"}'`): the
+ *  JSON's brackets matched (its double-quoted strings skipped, an apostrophe in them is no quote), then the closing
+ *  quote; -1 when the body is not bracketed that way. */
+function embeddedEnd(text: string, i: number, to: number): number {
+  let k = i + 1;
+  while (k < to && (text[k] === ' ' || text[k] === '\t')) k++;
+  if (text[k] !== '{' && text[k] !== '[') return -1;
+  let depth = 0;
+  for (; k < to; k++) {
+    const c = text[k];
+    if (c === '"') {
+      for (k++; k < to && text[k] !== '"'; k++) if (text[k] === '\\') k++;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (--depth > 0) continue;
+      for (k++; k < to && (text[k] === ' ' || text[k] === '\t'); k++);
+      return text[k] === "'" ? k + 1 : -1;
+    } else if (c === '\n' || c === "'") return -1;
+  }
+  return -1;
+}
+
 /** The end of the quoted string opening at `i` (the index after its closing quote), or -1 when it does not close
- *  before `to`. */
+ *  before `to`. A single-quoted string of JSON ends after its JSON, whatever apostrophes that holds. */
 function stringEnd(text: string, i: number, to = text.length): number {
   const q = text[i];
+  if (q === "'") {
+    const e = embeddedEnd(text, i, to);
+    if (e >= 0) return e;
+  }
   for (let k = i + 1; k < to; k++) {
     const c = text[k];
     if (c === '\\') k++;
