@@ -368,3 +368,18 @@ describe('Hugging Face `messages` datasets with tool_calls', () => {
     assert.equal(text.slice(drift[0].span.start, drift[0].span.end), '5');
   });
 });
+
+describe('tau-bench tool-calling results', () => {
+  it('an assistant reply that holds an Action line is a reply when the run is not a ReAct one', () => {
+    const traj = [
+      { role: 'system', content: '# Retail policy' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Action:\n{"name": "cancel_order", "arguments": {"order_id": "1"}}', tool_calls: null },
+      { role: 'user', content: 'ok' },
+    ];
+    const { r, sessions, codes } = readModel(JSON.stringify([{ task_id: 1, reward: 0, info: {}, traj, trial: 0 }]), { fileName: 'tool-calling-gpt-4o.json' });
+    assert.equal(r.format, 'tau-bench');
+    assert.equal(sessions[0].calls.length, 0);
+    assert.ok(codes.includes('call-in-text'), codes.join());
+  });
+});

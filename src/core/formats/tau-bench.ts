@@ -78,6 +78,12 @@ function readReactMessage(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, s
   return false;
 }
 
+/** A ReAct / Act agent's trajectory: its system prompt lists the tools as text. */
+function isReactRun(traj: unknown[]): boolean {
+  const first = traj[0];
+  return isPlainObject(first) && first.role === 'system' && typeof first.content === 'string' && first.content.includes(TOOLS_MARK);
+}
+
 function isSimulation(v: unknown): v is Obj {
   return isPlainObject(v) && 'task_id' in v && (Array.isArray(v.messages) || Array.isArray(v.ticks)) && ('termination_reason' in v || 'reward_info' in v);
 }
@@ -163,9 +169,10 @@ export const tauBench: FormatAdapter = {
       } else {
         (v as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
           const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
-          const react: { pending?: number } = {};
+          // a ReAct / Act run, by its prompt: a tool-calling run's texts are replies, whatever they hold
+          const react = isReactRun(e.traj) ? {} : undefined;
           e.traj.forEach((m, j) => {
-            if (!isChatMessage(m) || readReactMessage(b, doc, [i, 'traj', j], m, react)) return;
+            if (!isChatMessage(m) || (react && readReactMessage(b, doc, [i, 'traj', j], m, react))) return;
             const before = b.session.results.length;
             readChatMessage(b, doc, [i, 'traj', j], m);
             const r = b.session.results[before];
