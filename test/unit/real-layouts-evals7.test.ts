@@ -383,3 +383,22 @@ describe('tau-bench tool-calling results', () => {
     assert.ok(codes.includes('call-in-text'), codes.join());
   });
 });
+
+describe('BFCL result files pretty-printed', () => {
+  it('entries written one after another over several lines each are each a session, findings at their lines', () => {
+    const entries = [
+      { id: 'simple_python_0', result: [fc('calculate_triangle_area', { base: 10, height: 5 })], input_token_count: 120, output_token_count: 20, latency: 1.2 },
+      { id: 'simple_python_1', result: '[math.factorial(number=5)]', input_token_count: 100, output_token_count: 10, latency: 0.5 },
+    ];
+    const text = entries.map((e) => JSON.stringify(e, null, 4)).join('\n') + '\n';
+    const { r, sessions } = readModel(text, { fileName: 'BFCL_v3_simple_result.json' });
+    assert.equal(r.format, 'bfcl');
+    assert.deepEqual(sessions.map((s) => [s.id, callNames(s)]), [['simple_python_0', ['calculate_triangle_area']], ['simple_python_1', ['math.factorial']]]);
+    const line = (code: string, tool: string) => {
+      const f = r.findings.find((x) => x.code === code && x.message.startsWith(tool));
+      return f ? text.slice(0, f.span.start).split('\n').length : undefined;
+    };
+    assert.equal(line('no-contract', 'no contract for calculate_triangle_area'), 4);
+    assert.equal(line('no-contract', 'no contract for math.factorial'), 14);
+  });
+});
