@@ -74,6 +74,7 @@ export const FORMAT_TESTS: Record<string, string[]> = {
   sharegpt: ['real-layouts-datasets5.test.ts'],
   glaive: ['real-layouts-datasets5.test.ts'],
   xlam: ['real-layouts-datasets5.test.ts'],
+  toolbench: ['real-layouts-evals7.test.ts'],
   'openai-responses': ['responses-items.test.ts', 'per-call.test.ts', 'corpus/openai-responses.ts'],
   anthropic: ['per-call.test.ts', 'cross-call.test.ts', 'corpus/anthropic-messages.ts'],
   'openai-chat': ['per-call.test.ts', 'cross-call.test.ts', 'corpus/openai-chat.ts'],

@@ -11,11 +11,16 @@
 // arguments}`, alone or in a list, on lines numbered `idx`); a prompting model's
 // is its text, calls in Python syntax (`[f(a=1), g(b="x")]`, read by `python-calls.ts`); a multi-turn entry nests
 // those per turn and per step (each step a turn of its own here). Text that is not a call list (a refusal, an
-// inference error) holds no call. Nothing executed them: there are no results, and the definitions are in the
+// inference error) holds no call. A single-turn answer was never executed: no results. A multi-turn (or agentic:
+// memory, web search) run executed each step's calls against BFCL's classes and logged it in `inference_log`: a
+// list of turn entries `{begin_of_turn_query, step_0: [assistant, handler_log, tool…], …}` (early logs: one list
+// per turn) between `state_info` snapshots; its `role: "tool"` entries answer the step's calls in order, an
+// `Error during execution: …` answer or a tool's `{"error": …}` return a failure. The definitions are in the
 // question file, so a result file is checked against the workspace's contracts.
 // Score files (`score/<model>/BFCL_*_score.json`, JSONL) open with a summary line `{accuracy, correct_count,
 // total_count}` and then hold one line per failed entry `{id, valid: false, error, error_type, prompt: {question,
-// function}, model_result_raw (older: model_result), model_result_decoded, possible_answer}`: a session of the
+// function} (an agentic entry: the question's messages alone), model_result_raw (older: model_result),
+// model_result_decoded, possible_answer, inference_log (multi-turn)}`: a session of the
 // calls the model wrote (the raw answer, read as a result file's; the decoded copy is BFCL's parse of it) checked
 // against the question's own definitions. A multi-turn question holds none (its tools come from the classes it
 // names) but those it held back for a later turn (`missed_function`): a partial list, not read, or every other
@@ -24,7 +29,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
-import { pythonCalls } from './python-calls';
+import { pythonCalls, writePythonCalls } from './python-calls';
 import { PYTHON_TYPES } from './python-types';
 import { isPlainObject, keyText, str, type Obj } from './util';
 
@@ -91,9 +96,10 @@ function isNamedCall(item: Obj): item is Obj & { name: string } {
   return typeof item.name === 'string' && 'arguments' in item && Object.keys(item).every((k) => k === 'name' || k === 'arguments' || k === 'id' || k === 'type');
 }
 
-/** A score file's failed entry: the model's answer beside the question it answered. */
+/** A score file's failed entry: the model's answer beside the question it answered (an agentic entry keeps only
+ *  the question's messages, a list). */
 function isScoreEntry(v: unknown): v is Obj & { id: string } {
-  return isPlainObject(v) && typeof v.id === 'string' && typeof v.valid === 'boolean' && isPlainObject(v.prompt)
+  return isPlainObject(v) && typeof v.id === 'string' && typeof v.valid === 'boolean' && (isPlainObject(v.prompt) || Array.isArray(v.prompt))
     && ('model_result_raw' in v || 'model_result' in v || 'model_result_decoded' in v);
 }
 
@@ -110,33 +116,93 @@ function readDefinitions(b: SessionBuilder, doc: Doc, path: JsonPath, fns: unkno
   });
 }
 
-/** One step's answer: `{name: args}` objects (function calling) or Python-syntax text (prompting). */
-function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: unknown): void {
+/** One step's answer: `{name: args}` objects (function calling) or Python-syntax text (prompting). The indices
+ *  of its calls. */
+function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: unknown): number[] {
   if (typeof step === 'string') {
     const calls = pythonCalls(step);
-    if (!calls) return;
-    const turn = b.newTurn();
-    // the calls live inside the answer's text: findings in their arguments point at it
-    for (const c of calls) b.call({ name: c.name, at: { doc, path }, namePath: [], argsPath: [], args: c.argsJson, expect: 'any', assembled: true }, turn);
-    return;
+    return calls ? writePythonCalls(b, doc, path, calls, b.newTurn()) : [];
   }
   // an early answer holds one call as an object of its own (any other object is not an answer)
   const items = isPlainObject(step) ? (isNamedCall(step) ? [step] : undefined) : Array.isArray(step) ? step : undefined;
-  if (!items) return;
+  if (!items) return [];
   let turn: number | undefined;
+  const out: number[] = [];
   items.forEach((item, i) => {
     if (!isPlainObject(item)) return;
     const at = items === step ? [...path, i] : path;
     if (isNamedCall(item)) {
       turn ??= b.newTurn();
-      b.call({ name: item.name, at: { doc, path: at }, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect: 'any' }, turn);
+      out.push(b.call({ name: item.name, at: { doc, path: at }, namePath: ['name'], argsPath: ['arguments'], args: item.arguments, expect: 'any' }, turn).index);
       return;
     }
     for (const [name, args] of Object.entries(item)) {
       turn ??= b.newTurn();
-      b.call({ name, at: { doc, path: at }, namePath: [], argsPath: [name], args, expect: 'any' }, turn);
+      out.push(b.call({ name, at: { doc, path: at }, namePath: [], argsPath: [name], args, expect: 'any' }, turn).index);
     }
   });
+  return out;
+}
+
+/** What BFCL's executor answers for a call that raised (`Error during execution: …`), or a tool's own error
+ *  return (`{"error": …}`, dumped as JSON). */
+function failedExecution(content: unknown): boolean {
+  if (typeof content !== 'string') return false;
+  if (content.startsWith('Error during execution:')) return true;
+  if (!content.startsWith('{"error"')) return false;
+  try {
+    const v: unknown = JSON.parse(content);
+    return isPlainObject(v) && 'error' in v;
+  } catch {
+    return false;
+  }
+}
+
+/** The `role: "tool"` entries of a step's log (or an early log's turn), each the execution of the step's calls in
+ *  order: written as their results. */
+function readExecutions(b: SessionBuilder, doc: Doc, path: JsonPath, entries: unknown[], calls: number[]): void {
+  let k = 0;
+  entries.forEach((e, j) => {
+    if (!isPlainObject(e) || e.role !== 'tool') return;
+    b.result({ at: { doc, path: [...path, j] }, callIndex: calls[k++], payload: e.content, payloadPath: ['content'], transport: { isError: failedExecution(e.content) } });
+  });
+}
+
+/** A turn's entry of an `inference_log`: `{begin_of_turn_query, step_0: [...], …}` (early logs: one list that
+ *  opens with `{begin_of_turn_query}`); the state snapshots between turns are lists of `state_info` entries. */
+function isTurnLog(e: unknown): boolean {
+  if (isPlainObject(e)) return 'begin_of_turn_query' in e;
+  return Array.isArray(e) && isPlainObject(e[0]) && 'begin_of_turn_query' in e[0];
+}
+
+/** A multi-turn answer (turns of steps) beside the `inference_log` its run wrote: each step's calls, answered by
+ *  the executions the log records for that step (BFCL ran them against its own classes). */
+function readLoggedTurns(b: SessionBuilder, doc: Doc, key: string, turns: unknown[][], log: unknown[]): void {
+  const logged = log.flatMap((e, i) => (isTurnLog(e) ? [i] : []));
+  turns.forEach((turn, t) => {
+    const li = logged[t];
+    const entry = li === undefined ? undefined : log[li];
+    if (Array.isArray(entry)) {
+      const calls = turn.flatMap((step, s) => readStep(b, doc, [key, t, s], step));
+      readExecutions(b, doc, ['inference_log', li], entry, calls);
+      return;
+    }
+    turn.forEach((step, s) => {
+      const calls = readStep(b, doc, [key, t, s], step);
+      const steps = isPlainObject(entry) ? entry[`step_${s}`] : undefined;
+      if (Array.isArray(steps)) readExecutions(b, doc, ['inference_log', li, `step_${s}`], steps, calls);
+    });
+  });
+}
+
+/** An entry's answer under `key`: with the run's `inference_log`, a multi-turn answer's executions are read too. */
+function readEntryAnswer(b: SessionBuilder, doc: Doc, v: Obj, key: string): void {
+  const answer = v[key];
+  if (Array.isArray(v.inference_log) && Array.isArray(answer) && answer.length > 0 && answer.every(Array.isArray)) {
+    readLoggedTurns(b, doc, key, answer, v.inference_log);
+    return;
+  }
+  readAnswer(b, doc, [key], answer);
 }
 
 /** A list is one step of calls when it holds call objects; otherwise (multi-turn) a list of turns or steps. */
@@ -162,13 +228,13 @@ export const bfcl: FormatAdapter = {
         const prompt = v.prompt as Obj;
         const key = 'model_result_raw' in v ? 'model_result_raw' : 'model_result' in v ? 'model_result' : 'model_result_decoded';
         singleSession((b) => {
-          readDefinitions(b, doc, ['prompt', 'function'], prompt.function);
-          readAnswer(b, doc, [key], v[key]);
+          if (isPlainObject(prompt)) readDefinitions(b, doc, ['prompt', 'function'], prompt.function);
+          readEntryAnswer(b, doc, v, key);
         }, emit, v.id);
         return;
       }
       if (isResultEntry(v)) {
-        singleSession((b) => readAnswer(b, doc, ['result'], v.result), emit, str(v.id) ?? `idx ${keyText(v.idx)}`);
+        singleSession((b) => readEntryAnswer(b, doc, v, 'result'), emit, str(v.id) ?? `idx ${keyText(v.idx)}`);
         return;
       }
       if (isBareAnswer(v)) {

@@ -19,9 +19,8 @@
 import type { FormatAdapter, LineSink } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
-import { embeddedDoc } from '../parse/doc';
 import { readChatMessage } from './openai-chat';
-import { reactSteps } from './react-text';
+import { reactSteps, writeReactCall } from './react-text';
 import { at, isPlainObject, SessionSet, str, unansweredByName, type Obj } from './util';
 
 const ERRORS = /^(?:I encountered an error|Error executing tool|Error: the Action Input is not a valid|You tried to use the tool .*, but it doesn't exist|Error executing task with agent)/;
@@ -40,19 +39,6 @@ function isCrewOutputList(v: unknown): v is unknown[] {
   return Array.isArray(v) && v.length > 0 && v.every(isCrewOutput);
 }
 
-/** The JSON object an Action Input holds (fences, quotes and trailing text around it left out), and where. */
-function inputJson(input: string): { text: string; skip: number; value: unknown } | undefined {
-  const start = input.indexOf('{');
-  const end = input.lastIndexOf('}');
-  if (start < 0 || end < start) return undefined;
-  const text = input.slice(start, end + 1);
-  try {
-    return { text, skip: start, value: JSON.parse(text) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** An assistant message in the ReAct protocol: each step a call, its observation the outcome. */
 function readReactMessage(b: SessionBuilder, ref: NodeRef, content: string): boolean {
   const steps = reactSteps(content);
@@ -60,11 +46,7 @@ function readReactMessage(b: SessionBuilder, ref: NodeRef, content: string): boo
   const turn = b.newTurn();
   const where = at(ref, 'content');
   for (const s of steps) {
-    const json = inputJson(s.input);
-    const call = json
-      ? b.call({ name: s.action, at: where, namePath: [], argsPath: [], argsAt: { doc: embeddedDoc(ref.doc, where.path, content, s.inputAt + json.skip, json.text, json.value), path: [] },
-        args: json.value, expect: 'object', messageText: content }, turn)
-      : b.call({ name: s.action, at: where, namePath: [], argsPath: [], args: s.input, expect: 'any', freeform: true, messageText: content }, turn);
+    const call = writeReactCall(b, ref, content, s, turn);
     if (s.observation !== undefined) {
       b.result({ at: where, callIndex: call.index, payload: s.observation, transport: { isError: ERRORS.test(s.observation) } });
     }

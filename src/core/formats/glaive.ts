@@ -28,10 +28,15 @@ function readChat(b: SessionBuilder, doc: Doc, rec: Obj & { chat: string }): voi
   for (let m = MARK.exec(chat); m; m = MARK.exec(chat)) marks.push({ role: m[1], at: m.index, body: m.index + m[0].length });
   const blocks = callBlocks(chat);
   let pending: number[] = [];
+  // blocks and marks both in text order: one walk through the blocks hands each turn its own
+  let next = 0;
   marks.forEach((mark, k) => {
     const end = k + 1 < marks.length ? marks[k + 1].at : chat.length;
+    while (next < blocks.length && blocks[next].start < mark.body) next++;
+    const first = next;
+    while (next < blocks.length && blocks[next].start < end) next++;
     if (mark.role === 'ASSISTANT') {
-      const mine = blocks.filter((v) => v.start >= mark.body && v.start < end);
+      const mine = blocks.slice(first, next);
       if (mine.length === 0) return b.breakTurn();
       const turn = b.newTurn();
       pending = mine.flatMap((v) => writeCalls(b, valueDoc(doc, ['chat'], chat, v), [], v.value, turn));

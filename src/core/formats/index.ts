@@ -67,6 +67,7 @@ import { ollama } from './ollama';
 import { sharegpt } from './sharegpt';
 import { glaive } from './glaive';
 import { xlam } from './xlam';
+import { toolbench } from './toolbench';
 import { generic } from './generic';
 
 const httpCassette = httpCassetteAdapter(() => ADAPTERS);
@@ -131,6 +132,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   sharegpt, // training data: `{from, value}` turns, LLaMA-Factory's `function_call` / `observation` roles, Hermes' text tags
   glaive, // training data: `{system, chat}` texts with `<functioncall>` turns
   xlam, // training data: `{query, tools, answers}`, the answers JSON strings of calls
+  toolbench, // ToolBench answer files: `answer_generation.train_messages`, before the Chat reader takes each prefix
   cline,
   atif,
   openaiAssistants,

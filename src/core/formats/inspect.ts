@@ -5,8 +5,8 @@
 // record the same calls again (a model event's output `tool_calls`, then a `tool` event with call and result): each
 // id read from the messages is read once, however often it is reused, and the events add what the messages lack (a
 // sub-agent's calls, a trimmed conversation, an event list without messages). A tool event whose id no call has is
-// its own call. `error` (`{type, message}`) on a tool message or event is an honest failure; without it the tool
-// succeeded. Tool definitions: the `tools` of model events. Inspect stores an event's strings over 100 characters
+// its own call. `error` (`{type, message}`; early logs: a tool message's `tool_error` text) on a tool message or
+// event is an honest failure; without it the tool succeeded. Tool definitions: the `tools` of model events. Inspect stores an event's strings over 100 characters
 // once, in the sample's `attachments`, and writes `attachment://<hash>` in their place (`tc://` in older logs): the
 // arguments and results read from events are checked with the text those stand for. A tool call with a
 // `parse_error` had arguments Inspect could not parse: they are invalid JSON (its `arguments` are a stand-in).
@@ -131,9 +131,10 @@ function resolved(v: unknown, seen: Seen, depth = 0): unknown {
   return v;
 }
 
-/** Inspect records a tool's failure in `error` (`{type, message}`); without one the tool succeeded. */
+/** Inspect records a tool's failure in `error` (`{type, message}`; early logs: a tool message's
+ *  `tool_error` text); without one the tool succeeded. */
 function errorTransport(v: Obj): { isError: boolean } {
-  return { isError: (v.error !== undefined && v.error !== null) || v.failed === true };
+  return { isError: (v.error !== undefined && v.error !== null) || v.failed === true || (typeof v.tool_error === 'string' && v.tool_error !== '') };
 }
 
 /** Inspect could not parse the arguments the model sent (`parse_error`): the call's arguments are not JSON, and

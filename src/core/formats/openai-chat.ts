@@ -11,7 +11,7 @@ import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
 import { isPlainObject, type Obj } from '../objects';
-import { str, textOf, unansweredByName } from './util';
+import { jsonIn, str, textOf, unansweredByName } from './util';
 import { isMiniSweTrajectory } from './mini-swe-shape';
 import { isLettaAgentFile } from './letta';
 import { childPath, type Doc, type JsonPath } from '../parse/doc';
@@ -118,7 +118,9 @@ function readChoices(b: SessionBuilder, doc: Doc, base: JsonPath, choices: unkno
 function readChatDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
   if (isPlainObject(v)) {
-    readChatTools(b, doc, ['tools'], v.tools);
+    // a dataset's `tools` column is often the JSON text of the list (Hugging Face `messages` datasets)
+    const tools = jsonIn(doc, ['tools'], v.tools);
+    readChatTools(b, tools.doc, tools.path, tools.value);
     readChatTools(b, doc, ['functions'], v.functions);
     // LiteLLM's logging payload keeps the request's optional parameters, tools among them, in `model_parameters`
     if (isPlainObject(v.model_parameters)) readChatTools(b, doc, ['model_parameters', 'tools'], v.model_parameters.tools);

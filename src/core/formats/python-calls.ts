@@ -4,6 +4,9 @@
 // literals map to JSON (`True` -> true, `None` -> null, tuples -> arrays, single-quoted strings -> JSON strings).
 // Positional arguments have no name to check: they are counted, not kept (BFCL reads keyword arguments only).
 // Anything that is not such a call list (an answer in prose, a cut-off output) gives undefined: no calls.
+// `writePythonCalls` is the one home of writing them as calls (BFCL's answers, ToolACE's and other datasets').
+import type { Doc, JsonPath } from '../parse/doc';
+import type { SessionBuilder } from './builder';
 
 export interface PythonCall {
   name: string;
@@ -169,4 +172,10 @@ export function pythonCalls(text: string, spacedNames = false): PythonCall[] | u
     sc.eat(';');
   }
   return out.length > 0 ? out : undefined;
+}
+
+/** Write the calls of a Python-syntax answer (the text at `path` of `doc`) as calls of `turn`: each call's
+ *  arguments are assembled from the text, so findings in them point at it. Their indices. */
+export function writePythonCalls(b: SessionBuilder, doc: Doc, path: JsonPath, calls: PythonCall[], turn: number): number[] {
+  return calls.map((c) => b.call({ name: c.name, at: { doc, path }, namePath: [], argsPath: [], args: c.argsJson, expect: 'any', assembled: true }, turn).index);
 }

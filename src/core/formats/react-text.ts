@@ -1,7 +1,12 @@
 // Tool calls written as ReAct text ("Thought: … / Action: <tool> / Action Input: <input> / Observation: <result>"),
 // the protocol CrewAI's prompts ask for (and LangChain's ReAct agents, whose log texts keep the same lines). One
 // text may hold several steps; each step's input ends at its `Observation:` (or at the next `Thought:` / end of
-// text), its observation at the next `Thought:` / `Action:` / `Final Answer:` line.
+// text), its observation at the next `Thought:` / `Action:` / `Final Answer:` line. `writeReactCall` is the one
+// home of writing a step as a call (CrewAI's messages, ToolBench's ShareGPT records).
+import type { NodeRef, SessionBuilder } from './builder';
+import { embeddedDoc } from '../parse/doc';
+import type { ToolCall } from '../model';
+import { at } from './util';
 
 export interface ReactStep {
   action: string;
@@ -59,4 +64,28 @@ export function reactSteps(text: string): ReactStep[] {
     STEP.lastIndex = inputAt;
   }
   return out;
+}
+
+/** The JSON object an Action Input holds (fences, quotes and trailing text around it left out), and where. */
+function inputJson(input: string): { text: string; skip: number; value: unknown } | undefined {
+  const start = input.indexOf('{');
+  const end = input.lastIndexOf('}');
+  if (start < 0 || end < start) return undefined;
+  const text = input.slice(start, end + 1);
+  try {
+    return { text, skip: start, value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Write one step of the ReAct text `content` (under `key` of the message at `ref`) as a call of `turn`: its
+ *  input's JSON object the arguments, found at their characters in the text; an input that holds none is free-form. */
+export function writeReactCall(b: SessionBuilder, ref: NodeRef, content: string, s: ReactStep, turn: number, key = 'content'): ToolCall {
+  const where = at(ref, key);
+  const json = inputJson(s.input);
+  return json
+    ? b.call({ name: s.action, at: where, namePath: [], argsPath: [], argsAt: { doc: embeddedDoc(ref.doc, where.path, content, s.inputAt + json.skip, json.text, json.value), path: [] },
+      args: json.value, expect: 'object', messageText: content }, turn)
+    : b.call({ name: s.action, at: where, namePath: [], argsPath: [], args: s.input, expect: 'any', freeform: true, messageText: content }, turn);
 }

@@ -14,9 +14,10 @@
 // Chat reader's, but for those whose calls are the text tags answered by `<tool_response>` turns.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import type { SessionBuilder } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
 import { type Doc, type JsonPath } from '../parse/doc';
-import { pythonCalls } from './python-calls';
+import { pythonCalls, writePythonCalls } from './python-calls';
+import { reactSteps, writeReactCall } from './react-text';
 import { firstValue } from './text-values';
 import {
   callBlocks, holdsCallTags, jsonBody, responseBlocks, resultName, valueDoc, writeCalls,
@@ -96,8 +97,22 @@ function pythonAnswer(b: SessionBuilder, doc: Doc, path: JsonPath, text: string,
   if (!bare && !/^\s*\[/.test(text)) return [];
   const calls = pythonCalls(text, true);
   if (!calls) return [];
-  const t = turn ?? b.newTurn();
-  return calls.map((c) => b.call({ name: c.name, at: { doc, path }, namePath: [], argsPath: [], args: c.argsJson, expect: 'any', assembled: true }, t).index);
+  return writePythonCalls(b, doc, path, calls, turn ?? b.newTurn());
+}
+
+/** An answer in ReAct text (ToolBench's `Thought: … / Action: <api> / Action Input: {…}`): its calls, one turn;
+ *  a step whose observation the text holds is answered by it, the others by the messages that follow. */
+function reactAnswer(b: SessionBuilder, message: NodeRef, key: string, text: string): number[] {
+  const steps = reactSteps(text);
+  if (steps.length === 0) return [];
+  const turn = b.newTurn();
+  const out: number[] = [];
+  for (const s of steps) {
+    const call = writeReactCall(b, message, text, s, turn, key);
+    if (s.observation === undefined) out.push(call.index);
+    else b.result({ at: { doc: message.doc, path: [...message.path, key] }, callIndex: call.index, payload: s.observation });
+  }
+  return out;
 }
 
 function readConversation(b: SessionBuilder, doc: Doc, l: Layout, rec: Obj | undefined): void {
@@ -132,7 +147,9 @@ function readConversation(b: SessionBuilder, doc: Doc, l: Layout, rec: Obj | und
         pending = blocks.flatMap((v) => writeCalls(b, valueDoc(doc, path, text!, v), [], v.value, turn));
       } else {
         const python = text !== undefined ? pythonAnswer(b, doc, path, text) : [];
+        const react = text !== undefined && python.length === 0 ? reactAnswer(b, { doc, path: at }, key, text) : [];
         if (python.length > 0) pending = python;
+        else if (react.length > 0) pending = react;
         else b.assistantText({ doc, path }, content);
       }
     } else if (OBSERVATION.has(role) || (USER.has(role) && text !== undefined && text.includes('<tool_response>'))) {

@@ -4,6 +4,10 @@
 // `info.error`: no calls, nothing to pair. The environment answers every call with a `role: "tool"` message whose
 // content is the tool's return; a tool that raised (or refused) answers `"Error: ..."` — tau-bench's only error
 // signal, so such a result is an honest failure and any other says success.
+// Its ReAct and Act agents (`--agent-strategy react|act`) call no API tools: each assistant text ends in `Action:`
+// and the JSON action `{name, arguments}` (the `respond` action is the reply to the user, not a call), and the
+// environment's answer comes back as the next user message, `API output: <observation>`. Their system prompt
+// lists the tools after `#Available tools` as JSON (the definitions; the instruction's example tool after it is not).
 // tau2-bench: one object `{timestamp, info, tasks, simulations: [...]}` (or a single simulation). Each simulation
 // (`task_id`, `trial`) is a session of tau2's own messages: assistant and user messages carry `tool_calls`
 // `[{id, name, arguments (an object), requestor}]` (the user simulator calls tools too), and each `role: "tool"`
@@ -18,6 +22,8 @@ import type { FormatAdapter } from './adapter';
 import type { SessionBuilder } from './builder';
 import type { Doc, JsonPath } from '../parse/doc';
 import { readChatMessage, isChatMessage } from './openai-chat';
+import { jsonBody, valueDoc, writeCalls, writeDefinitions, callShape } from './tool-tags';
+import { firstValue, type TextValue } from './text-values';
 import { isPlainObject, SessionSet, str, textOf, type Obj, keyText } from './util';
 
 function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
@@ -26,6 +32,57 @@ function isEntry(v: unknown): v is Obj & { traj: unknown[] } {
 
 /** The environment's error answer (`f"Error: {e}"` and the tools' own `"Error: ..."` returns). */
 const ERROR_ANSWER = /^Error:/;
+
+const ACTION = 'Action:';
+const API_OUTPUT = 'API output: ';
+const TOOLS_MARK = '#Available tools';
+/** The action that answers the user: a reply, not a tool call. */
+const RESPOND = 'respond';
+
+/** A ReAct / Act step's action: the text after its last `Action:`, whole, a JSON `{name, arguments}`. */
+function reactAction(text: string): TextValue | undefined {
+  const at = text.lastIndexOf(ACTION);
+  if (at < 0) return undefined;
+  const raw = text.slice(at + ACTION.length);
+  const start = at + ACTION.length + (raw.length - raw.trimStart().length);
+  const v = jsonBody(text, start, raw.trim());
+  return v && callShape(v.value) && isPlainObject(v.value) && 'arguments' in v.value ? v : undefined;
+}
+
+/** Read a ReAct / Act agent's message (a system prompt's tool list, an action, an `API output:` answer); false
+ *  when the message is not one, for the Chat reader to read. `state.pending`: the call waiting for its answer. */
+function readReactMessage(b: SessionBuilder, doc: Doc, path: JsonPath, m: Obj, state: { pending?: number }): boolean {
+  const text = typeof m.content === 'string' ? m.content : undefined;
+  if (text === undefined || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0)) return false;
+  const at = [...path, 'content'];
+  if (m.role === 'system') {
+    const mark = text.indexOf(TOOLS_MARK);
+    const v = mark >= 0 ? firstValue(text, mark + TOOLS_MARK.length) : undefined;
+    if (v && Array.isArray(v.value)) writeDefinitions(b, valueDoc(doc, at, text, v), [], v.value);
+    return false;
+  }
+  if (m.role === 'assistant') {
+    const v = reactAction(text);
+    if (!v) return false;
+    state.pending = undefined;
+    if ((v.value as Obj).name === RESPOND) b.assistantText({ doc, path: at }, undefined);
+    else state.pending = writeCalls(b, valueDoc(doc, at, text, v), [], v.value, b.newTurn())[0];
+    return true;
+  }
+  if (m.role === 'user' && state.pending !== undefined && text.startsWith(API_OUTPUT)) {
+    const answer = text.slice(API_OUTPUT.length);
+    b.result({ at: { doc, path }, callIndex: state.pending, payload: answer, payloadPath: ['content'], transport: { isError: ERROR_ANSWER.test(answer) } });
+    state.pending = undefined;
+    return true;
+  }
+  return false;
+}
+
+/** A ReAct / Act agent's trajectory: its system prompt lists the tools as text. */
+function isReactRun(traj: unknown[]): boolean {
+  const first = traj[0];
+  return isPlainObject(first) && first.role === 'system' && typeof first.content === 'string' && first.content.includes(TOOLS_MARK);
+}
 
 function isSimulation(v: unknown): v is Obj {
   return isPlainObject(v) && 'task_id' in v && (Array.isArray(v.messages) || Array.isArray(v.ticks)) && ('termination_reason' in v || 'reward_info' in v);
@@ -112,8 +169,10 @@ export const tauBench: FormatAdapter = {
       } else {
         (v as (Obj & { traj: unknown[] })[]).forEach((e, i) => {
           const b = sessions.get(`${keyText(e.task_id)}#${keyText(e.trial ?? i)}`);
+          // a ReAct / Act run, by its prompt: a tool-calling run's texts are replies, whatever they hold
+          const react = isReactRun(e.traj) ? {} : undefined;
           e.traj.forEach((m, j) => {
-            if (!isChatMessage(m)) return;
+            if (!isChatMessage(m) || (react && readReactMessage(b, doc, [i, 'traj', j], m, react))) return;
             const before = b.session.results.length;
             readChatMessage(b, doc, [i, 'traj', j], m);
             const r = b.session.results[before];

@@ -14,10 +14,37 @@ export interface TextValue {
   value: unknown;
 }
 
-/** The end of the quoted string opening at `i` (the index after its closing quote), or -1 when it does not close. */
-function stringEnd(text: string, i: number): number {
+/** The end of a single-quoted string at `i` whose body is JSON (Glaive's `'{"title": "Ocean's Eleven"}'`): the
+ *  JSON's brackets matched (its double-quoted strings skipped, an apostrophe in them is no quote), then the closing
+ *  quote; -1 when the body is not bracketed that way. */
+function embeddedEnd(text: string, i: number, to: number): number {
+  let k = i + 1;
+  while (k < to && (text[k] === ' ' || text[k] === '\t')) k++;
+  if (text[k] !== '{' && text[k] !== '[') return -1;
+  let depth = 0;
+  for (; k < to; k++) {
+    const c = text[k];
+    if (c === '"') {
+      for (k++; k < to && text[k] !== '"'; k++) if (text[k] === '\\') k++;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (--depth > 0) continue;
+      for (k++; k < to && (text[k] === ' ' || text[k] === '\t'); k++);
+      return text[k] === "'" ? k + 1 : -1;
+    } else if (c === '\n' || c === "'") return -1;
+  }
+  return -1;
+}
+
+/** The end of the quoted string opening at `i` (the index after its closing quote), or -1 when it does not close
+ *  before `to`. A single-quoted string of JSON ends after its JSON, whatever apostrophes that holds. */
+function stringEnd(text: string, i: number, to = text.length): number {
   const q = text[i];
-  for (let k = i + 1; k < text.length; k++) {
+  if (q === "'") {
+    const e = embeddedEnd(text, i, to);
+    if (e >= 0) return e;
+  }
+  for (let k = i + 1; k < to; k++) {
     const c = text[k];
     if (c === '\\') k++;
     else if (c === q) return k + 1;
@@ -26,13 +53,14 @@ function stringEnd(text: string, i: number): number {
   return -1;
 }
 
-/** The end of the bracketed value opening at `start` (`{` or `[`), strings of either quote skipped; -1 if it never closes. */
-function closeOf(text: string, start: number): number {
+/** The end of the bracketed value opening at `start` (`{` or `[`), strings of either quote skipped; -1 if it does
+ *  not close before `to`. */
+function closeOf(text: string, start: number, to: number): number {
   let depth = 0;
-  for (let i = start; i < text.length; i++) {
+  for (let i = start; i < to; i++) {
     const c = text[i];
     if (c === '"' || c === "'") {
-      const e = stringEnd(text, i);
+      const e = stringEnd(text, i, to);
       if (e < 0) {
         if (c === '"') return -1;
         continue; // a lone apostrophe inside a value written as prose
@@ -117,10 +145,10 @@ function pythonAsJson(text: string): string | undefined {
   return out;
 }
 
-/** The value whose opening bracket is at `start`, or undefined when it does not close or parse in any of the
- *  three spellings. */
-export function valueAt(text: string, start: number): TextValue | undefined {
-  const end = closeOf(text, start);
+/** The value whose opening bracket is at `start`, or undefined when it does not close (before `to`) or parse in
+ *  any of the three spellings. */
+export function valueAt(text: string, start: number, to = text.length): TextValue | undefined {
+  const end = closeOf(text, start, to);
   if (end < 0) return undefined;
   const slice = text.slice(start, end);
   const direct = parse(slice);
@@ -145,8 +173,8 @@ export function firstValue(text: string, from = 0, to = text.length): TextValue 
   for (let i = from; i < to && tries < 64; i++) {
     const c = text[i];
     if (c !== '{' && c !== '[') continue;
-    const v = valueAt(text, i);
-    if (v && v.end <= to) return v;
+    const v = valueAt(text, i, to);
+    if (v) return v;
     tries++;
   }
   return undefined;

@@ -14,6 +14,7 @@
 import { embeddedDoc, type Doc, type JsonPath } from '../parse/doc';
 import type { SessionBuilder } from './builder';
 import { bfclSchema } from './bfcl';
+import { docstringType } from './python-types';
 import { firstValue, valueAt, valuesIn, type TextValue } from './text-values';
 import { isPlainObject, str, type Obj } from './util';
 
@@ -111,13 +112,20 @@ export function jsonBody(text: string, start: number, body: string): TextValue |
   return v && v.end - v.start === body.length ? v : undefined;
 }
 
+/** ToolBench's observation (RapidAPI's answer as its server returns it): `{error, response}`, `error` empty when
+ *  the call succeeded. Any other body says nothing of success. */
+export function observationTransport(v: unknown): { isError?: boolean } {
+  if (!isPlainObject(v) || typeof v.error !== 'string' || !('response' in v) || Object.keys(v).length !== 2) return {};
+  return { isError: v.error !== '' };
+}
+
 /** Write one result answering `callIndex`: a JSON body's `content` (Hermes' `{name, content}`) is the payload. */
 export function writeResult(b: SessionBuilder, doc: Doc, path: JsonPath, text: string | undefined, block: { body: string; value?: TextValue } | undefined, callIndex: number | undefined): void {
   if (text !== undefined && block?.value) {
     const inner = valueDoc(doc, path, text, block.value);
     const v = block.value.value;
     const own = isPlainObject(v) && 'content' in v && typeof v.name === 'string';
-    b.result({ at: { doc: inner, path: [] }, callIndex, payload: own ? v.content : v, payloadPath: own ? ['content'] : [] });
+    b.result({ at: { doc: inner, path: [] }, callIndex, payload: own ? v.content : v, payloadPath: own ? ['content'] : [], transport: observationTransport(v) });
     return;
   }
   b.result({ at: { doc, path }, callIndex, payload: block ? block.body : text, payloadPath: [] });
@@ -146,21 +154,10 @@ export function parametersSchema(p: unknown): unknown {
   if (!entries.every(([, v]) => isPlainObject(v) && typeof v.type === 'string')) return p;
   const properties: Obj = {};
   for (const [name, v] of entries) {
-    const t = pythonTypeName(String((v as Obj).type));
+    const t = docstringType(String((v as Obj).type));
     properties[name] = t === undefined ? {} : { type: t };
   }
   return { type: 'object', properties };
-}
-
-/** A type as Python writes it in a docstring (`str`, `List[int]`, `Optional[float]`, `int, optional`): the JSON
- *  Schema type of its outer name, none for a union, `Any` or a name it does not know. */
-function pythonTypeName(t: string): string | undefined {
-  let s = t.trim().replace(/,\s*optional\s*$/i, '');
-  const opt = /^Optional\[(.*)\]$/.exec(s);
-  if (opt) s = opt[1];
-  const base = s.split('[')[0].trim().toLowerCase();
-  const table: Record<string, string> = { str: 'string', string: 'string', int: 'integer', integer: 'integer', float: 'number', number: 'number', bool: 'boolean', boolean: 'boolean', list: 'array', tuple: 'array', set: 'array', array: 'array', dict: 'object', object: 'object' };
-  return table[base];
 }
 
 /** Write the definitions a value holds (one, or a list of them), at `path` of `doc`. */
