@@ -19,6 +19,13 @@
 //   modelOutput}` (or `error` instead of the output), the request and its answer in any of the shapes above: one
 //   conversation, so the tools the input declares apply to the calls of the output; so is a record
 //   `{request, response}` of a Converse request and its response (exchange.ts).
+// - a model invocation log record (Bedrock's model invocation logging, to CloudWatch Logs or S3, one JSON record
+//   per line or pretty-printed): `{schemaType: 'ModelInvocationLog', operation, modelId, input: {inputBodyJson},
+//   output: {outputBodyJson}, errorCode?}`, the body the model got and the one it gave back (a Converse request
+//   and response; for ConverseStream the response whole or its events; an Anthropic InvokeModel body and reply, or
+//   the reply's stream events), either body also as JSON text; a body too large for the record is only named
+//   (`inputBodyS3Path`, `outputBodyS3Path`), so that half is not read. One conversation per record, like a batch
+//   record: the tools of the input apply to the calls of the output.
 // - a bare list of Converse messages (Strands Agents' `agent.messages`), read as a request's messages.
 // A `toolResult` status 'error' is the result's `isError`. A binary event-stream body nock kept as hex is read as
 // its events (nock.ts): ConverseStream events, or the Anthropic stream events of InvokeModelWithResponseStream.
@@ -33,7 +40,7 @@ import { EventStream, StreamAssembler, isAnthropicEvent } from './stream';
 import { exchangeParts, isExchange } from './exchange';
 import type { Session } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
+import { isPlainObject, jsonIn, jsonValue, str, type Located, type Obj } from './util';
 
 const BLOCK_KEYS = new Set(['text', 'image', 'document', 'video', 'toolUse', 'toolResult', 'guardContent', 'cachePoint',
   'reasoningContent', 'citationsContent', 'searchResult']);
@@ -294,6 +301,25 @@ function batchRecord(doc: Doc, v: Obj): Session {
   ]);
 }
 
+/** A model invocation log record whose input or output body is one this reader knows. */
+function isInvocationLog(v: unknown): v is Obj {
+  if (!isPlainObject(v) || v.schemaType !== 'ModelInvocationLog') return false;
+  const input = isPlainObject(v.input) ? jsonValue(v.input.inputBodyJson) : undefined;
+  const output = isPlainObject(v.output) ? jsonValue(v.output.outputBodyJson) : undefined;
+  return readable(input) || readable(output);
+}
+
+function invocationLog(doc: Doc, v: Obj): Session {
+  const body = (half: string, key: string): Located | undefined => {
+    const side = v[half];
+    return isPlainObject(side) && key in side ? jsonIn(doc, [half, key], side[key]) : undefined;
+  };
+  return conversation([
+    { part: body('input', 'inputBodyJson'), response: false },
+    { part: body('output', 'outputBodyJson'), response: true },
+  ]);
+}
+
 /** A Converse request and its response in one record (exchange.ts). */
 function isConverseExchange(v: unknown): boolean {
   return isExchange(v, isRequest, isResponse);
@@ -316,12 +342,13 @@ export const bedrock: FormatAdapter = {
   document: {
     claims(v) {
       return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v) || isMessageList(v)
-        || isConverseExchange(v);
+        || isConverseExchange(v) || isInvocationLog(v);
     },
     read(doc, emit) {
       const v = doc.value;
       if (isNockRecording(v)) return emit(recording(doc));
       if (isBatchRecord(v)) return emit(batchRecord(doc, v));
+      if (isInvocationLog(v)) return emit(invocationLog(doc, v));
       if (isConverseExchange(v)) return emit(exchangeRecord(doc));
       singleSession((b) => {
         if (isRequest(v)) readRequest(b, doc, [], v);

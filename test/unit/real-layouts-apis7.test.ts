@@ -1,0 +1,108 @@
+// Model API logs and recordings (round seven): Bedrock model invocation logs (one record holds the body the model
+// got and the one it gave back), Groq's server-side tools (`executed_tools`, whole on a message or streamed twice),
+// cassettes whose bodies are typed (`body: {type: json | text, content}`, as pydantic-ai's newer cassettes keep
+// them), and Assistants code interpreter steps. Every trace here is small and written for the test, after the
+// layout of a real file.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readModel } from './helpers';
+
+function read(text: string, fileName = 'trace.json') {
+  const m = readModel(text, { fileName });
+  return { ...m, codes: [...m.codes].sort() };
+}
+
+const J = JSON.stringify;
+const jsonl = (...lines: unknown[]) => lines.map((l) => J(l)).join('\n') + '\n';
+const allCalls = (sessions: { calls: { name: string }[] }[]) => sessions.flatMap((s) => s.calls);
+
+// ---- Bedrock model invocation logging
+
+const converseTools = { tools: [{ toolSpec: { name: 'get_weather', inputSchema: { json: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } } } }] };
+const logRecord = (operation: string, input: unknown, output: unknown, extra: Record<string, unknown> = {}) => ({
+  schemaType: 'ModelInvocationLog', schemaVersion: '1.0', timestamp: '2025-03-11T00:38:02Z', accountId: '000000000000',
+  identity: { arn: 'arn:aws:iam::000000000000:user/dev' }, region: 'us-east-1', requestId: `req-${operation}`, operation,
+  modelId: 'amazon.nova-lite-v1:0',
+  input: { inputContentType: 'application/json', inputBodyJson: input, inputTokenCount: 4 },
+  output: { outputContentType: 'application/json', outputBodyJson: output, outputTokenCount: 38 },
+  ...extra,
+});
+
+describe('real layouts (apis7): Bedrock model invocation logs', () => {
+  it('Converse: the tools of the input apply to the call of the output (one record, one session)', () => {
+    const text = J(logRecord('Converse',
+      { messages: [{ role: 'user', content: [{ text: 'weather in Paris?' }] }], toolConfig: converseTools, inferenceConfig: { maxTokens: 512 } },
+      { output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { town: 'Paris' } } }] } },
+        stopReason: 'tool_use', metrics: { latencyMs: 302 }, usage: { inputTokens: 4, outputTokens: 38, totalTokens: 42 } }), null, 4);
+    const { r, sessions, codes } = read(text, 'invocations.json');
+    assert.equal(r.format, 'bedrock-converse');
+    assert.equal(sessions.length, 1);
+    assert.deepEqual(sessions[0].tools.map((t) => t.name), ['get_weather']);
+    assert.equal(sessions[0].calls[0].id, 'tooluse_1');
+    // checked against the definition the input carried: before, the two halves were two sessions (no-contract)
+    assert.deepEqual(codes, ['extra-key', 'missing-key']);
+  });
+
+  it('a CloudWatch log of ConverseStream records (output as its events) and an errored result in the input', () => {
+    const streamed = [
+      { messageStart: { role: 'assistant' } },
+      { contentBlockStart: { start: { toolUse: { toolUseId: 'tooluse_2', name: 'get_weather' } }, contentBlockIndex: 0 } },
+      { contentBlockDelta: { delta: { toolUse: { input: '{"city":' } }, contentBlockIndex: 0 } },
+      { contentBlockDelta: { delta: { toolUse: { input: '"Rome"}' } }, contentBlockIndex: 0 } },
+      { contentBlockStop: { contentBlockIndex: 0 } },
+      { messageStop: { stopReason: 'tool_use' } },
+      { metadata: { usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 }, metrics: { latencyMs: 1 } } },
+    ];
+    const input = { messages: [
+      { role: 'user', content: [{ text: 'weather?' }] },
+      { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'get_weather', input: { city: 'Paris' } } }] },
+      { role: 'user', content: [{ toolResult: { toolUseId: 'tooluse_1', content: [{ text: 'service down' }], status: 'error' } }] },
+    ], toolConfig: converseTools };
+    const { sessions } = read(jsonl(logRecord('ConverseStream', input, streamed), logRecord('Converse', input, undefined, { errorCode: 'ThrottlingException' })), 'log.jsonl');
+    assert.equal(sessions.length, 2);
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => `${c.id} t${c.turn}`), ['tooluse_1 t1', 'tooluse_2 t2']);
+    assert.deepEqual(s.calls[1].args, { city: 'Rome' });
+    assert.equal(s.results.length, 1);
+    assert.equal(s.results[0].callId, 'tooluse_1');
+    assert.equal(s.results[0].transport.isError, true);
+    // the throttled record has its request only
+    assert.deepEqual(sessions[1].calls.map((c) => c.id), ['tooluse_1']);
+  });
+
+  it('InvokeModel of an Anthropic model, the output body as JSON text; its stream events as a list', () => {
+    const body = { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: 'weather?' }],
+      tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }] };
+    const reply = { id: 'msg_bdrk_1', type: 'message', role: 'assistant', model: 'claude', content: [{ type: 'tool_use', id: 'toolu_bdrk_1', name: 'get_weather', input: { town: 'Oslo' } }],
+      stop_reason: 'tool_use', usage: { input_tokens: 1, output_tokens: 1 } };
+    const events = [
+      { type: 'message_start', message: { id: 'msg_bdrk_2', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 6, output_tokens: 2 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_bdrk_2', name: 'get_weather', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city": "Oslo"}' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } },
+      { type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 6, outputTokenCount: 9 } },
+    ];
+    const text = jsonl(
+      { ...logRecord('InvokeModel', body, J(reply)), modelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0' },
+      { ...logRecord('InvokeModelWithResponseStream', body, events), modelId: 'anthropic.claude-3-5-sonnet-20240620-v1:0' },
+    );
+    const { sessions, codes } = read(text, 'log.jsonl');
+    assert.equal(sessions.length, 2);
+    assert.deepEqual(sessions.map((s) => s.calls.map((c) => c.id)), [['toolu_bdrk_1'], ['toolu_bdrk_2']]);
+    assert.deepEqual(sessions[1].calls[0].args, { city: 'Oslo' });
+    assert.ok(sessions.every((s) => s.tools.some((t) => t.name === 'get_weather')));
+    // the JSON-text body's call is checked against the tools of its input, inside the string
+    assert.deepEqual(codes.filter((c) => c !== 'orphan-call'), ['extra-key', 'missing-key']);
+  });
+
+  it('a record whose bodies went to S3 (only named) or are not ones this reader knows is left alone', () => {
+    const s3 = { schemaType: 'ModelInvocationLog', operation: 'Converse', input: { inputBodyS3Path: 's3://b/in.json.gz' }, output: { outputBodyS3Path: 's3://b/out.json.gz' } };
+    const llama = logRecord('InvokeModel', { prompt: 'hi', max_gen_len: 10 }, { generation: 'hello', stop_reason: 'stop' });
+    for (const v of [s3, llama]) {
+      const { r, sessions } = read(J(v), 'invocation.json');
+      assert.equal(allCalls(sessions).length, 0);
+      assert.notEqual(r.format, 'bedrock-converse');
+    }
+  });
+});
