@@ -106,3 +106,76 @@ describe('real layouts (apis7): Bedrock model invocation logs', () => {
     }
   });
 });
+
+// ---- Groq executed tools
+
+const compoundMessage = {
+  role: 'assistant',
+  content: 'It is partly cloudy, 17 C.',
+  reasoning: 'I will search, then compute.',
+  executed_tools: [
+    { index: 0, type: 'search', arguments: J({ query: 'weather in San Francisco today' }), output: 'Title: Weather in San Francisco\nURL: https://example.com/w\nScore: 0.98\n',
+      search_results: { results: [{ title: 'Weather in San Francisco', url: 'https://example.com/w', content: 'partly cloudy', score: 0.98 }] } },
+    { index: 1, type: 'python', arguments: J({ code: 'print((62.6 - 32) / 1.8)' }), output: '17.0\n' },
+  ],
+};
+
+describe('real layouts (apis7): Groq executed tools', () => {
+  it('a compound system\'s completion: each executed tool is a call and its result, the platform\'s tool', () => {
+    const text = J({ id: 'stub', object: 'chat.completion', model: 'groq/compound', choices: [{ index: 0, finish_reason: 'stop', message: compoundMessage }] });
+    const { r, sessions, codes } = read(text);
+    assert.equal(r.format, 'openai-chat');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => `${c.name} t${c.turn}`), ['search t1', 'python t1']);
+    assert.deepEqual(s.calls[0].args, { query: 'weather in San Francisco today' });
+    assert.equal(s.calls[0].encoding, 'json-string');
+    assert.deepEqual(s.results.map((x) => x.callIndex), [0, 1]);
+    assert.equal(s.results[1].payload, '17.0\n');
+    // no tools of the trace's own: the platform's have no contract, like any call
+    assert.deepEqual(s.tools, []);
+    assert.deepEqual(codes, ['no-contract', 'no-contract']);
+  });
+
+  it('beside the function tools a request declares, an executed tool is the platform\'s (not unknown), a function call still checked', () => {
+    const weather = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
+    const msg = { ...compoundMessage, content: null, executed_tools: [compoundMessage.executed_tools[0]],
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: J({ town: 'SF' }) } }] };
+    const text = J({ request: { model: 'openai/gpt-oss-120b', messages: [{ role: 'user', content: 'weather?' }], tools: [weather, { type: 'browser_search' }] },
+      response: { object: 'chat.completion', choices: [{ index: 0, finish_reason: 'tool_calls', message: msg }] } });
+    const { sessions, codes } = read(text);
+    assert.deepEqual(sessions[0].calls.map((c) => `${c.name} t${c.turn}`), ['search t1', 'get_weather t1']);
+    assert.deepEqual(sessions[0].tools.map((t) => t.name), ['get_weather', 'search']);
+    assert.deepEqual(codes.filter((c) => c !== 'orphan-call'), ['extra-key', 'missing-key']);
+  });
+
+  it('an executed tool recorded without its arguments is not read; its structured results answer when there is no output', () => {
+    const msg = { role: 'assistant', content: 'x', executed_tools: [
+      { index: 0, type: 'search', search_results: { results: [{ url: 'https://example.com' }] } },
+      { index: 1, type: 'browser.search', arguments: J({ query: 'q' }), search_results: { results: [{ url: 'https://example.com' }] } },
+    ] };
+    const { sessions } = read(J({ object: 'chat.completion', choices: [{ index: 0, message: msg }] }));
+    assert.deepEqual(sessions[0].calls.map((c) => c.name), ['browser.search']);
+    assert.deepEqual(sessions[0].results[0].payloadAt?.path.slice(-1), ['search_results']);
+  });
+
+  it('a stream: the tool comes with its arguments, then again with its output (chunks of their own ids): one call, paired', () => {
+    const chunk = (id: string, delta: unknown, finish: string | null = null) => ({ id, object: 'chat.completion.chunk', created: 1, model: 'groq/compound',
+      system_fingerprint: null, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const [search, python] = compoundMessage.executed_tools;
+    const text = jsonl(
+      chunk('c1', { reasoning: '<think>' }),
+      chunk('c2', { executed_tools: [{ index: 0, type: 'search', arguments: search.arguments, search_results: { results: [] } }] }),
+      chunk('c3', { executed_tools: [search] }),
+      chunk('c4', { executed_tools: [{ index: 1, type: 'python', arguments: python.arguments }] }),
+      chunk('c5', { executed_tools: [python] }),
+      chunk('c6', { content: 'It is partly cloudy.' }),
+      chunk('c7', {}, 'stop'),
+    );
+    const { r, sessions, codes } = read(text, 'stream.jsonl');
+    assert.equal(r.format, 'stream');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => c.name), ['search', 'python']);
+    assert.deepEqual(s.results.map((x) => `${x.callIndex} ${J(x.payload)}`), [`0 ${J(search.output)}`, `1 ${J(python.output)}`]);
+    assert.deepEqual(codes, ['no-contract', 'no-contract']);
+  });
+});

@@ -5,7 +5,9 @@
 //   non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
 //   overwrite the real one); arguments are the concatenated fragments.
 //   A provider that resends the call (the whole arguments again, a final chunk repeating the calls, arguments so
-//   far resent with more) is read once; a new id under an index already used is another call.
+//   far resent with more) is read once; a new id under an index already used is another call. Groq's
+//   `delta.executed_tools` (server-side tools, sent with their arguments and again with their output) are calls
+//   with their results (openai-chat.ts `ExecutedTools`).
 // - OpenAI Responses streaming events (`response.output_item.added/done`, `response.function_call_arguments.*`,
 //   `response.custom_tool_call_input.*`): every item (calls, hosted calls with their outcome, messages) is read
 //   from `output_item.done`, or from the final `response.completed`/`incomplete`/`failed` when no done event
@@ -31,6 +33,7 @@ import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
 import { ItemLifecycle } from './item-lifecycle';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
 import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
+import { ExecutedTools } from './openai-chat';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, markCallsElsewhere, str, type Obj, keyText } from './util';
 
@@ -246,6 +249,8 @@ export class StreamAssembler {
   /** The first Anthropic server tool result read: a stream's results for calls it does not hold answer server
    *  tools called in an earlier response of the turn. */
   private serverResultsFrom?: number;
+  /** Groq's server-side tools, by choice and index (openai-chat.ts): made only when a chunk has one. */
+  private executed?: ExecutedTools;
 
   constructor(private readonly b: SessionBuilder) {
     this.calls = new PendingCalls(b);
@@ -294,7 +299,15 @@ export class StreamAssembler {
       const delta = c[deltaKey];
       const prefix = `${response}|${choice}|`;
       // a message starts: the calls of the one before are no longer repeated by this choice
-      if (isPlainObject(delta) && delta.role === 'assistant') for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
+      if (isPlainObject(delta) && delta.role === 'assistant') {
+        for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
+        this.executed?.forget(String(choice));
+      }
+      // Groq's executed tools: keyed by the choice alone (a compound system's chunks each have an id of their own)
+      if (isPlainObject(delta) && Array.isArray(delta.executed_tools)) {
+        (this.executed ??= new ExecutedTools(this.b)).read(doc, [...choicesPath, ci, deltaKey, 'executed_tools'], delta.executed_tools, String(choice),
+          () => this.turnFor(`executed|${choice}`), false);
+      }
       if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
         delta.tool_calls.forEach((tc, ti) => {
           if (!isPlainObject(tc)) return;
@@ -325,6 +338,7 @@ export class StreamAssembler {
       }
       // DashScope sends the text "null" until the last chunk
       if (typeof c.finish_reason === 'string' && c.finish_reason !== 'null') {
+        this.executed?.forget(String(choice));
         for (const key of this.calls.keys()) {
           if (!key.startsWith(prefix)) continue;
           this.doneChat.set(key, this.calls.get(key)?.id);
