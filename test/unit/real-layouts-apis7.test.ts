@@ -179,3 +179,110 @@ describe('real layouts (apis7): Groq executed tools', () => {
     assert.deepEqual(codes, ['no-contract', 'no-contract']);
   });
 });
+
+// ---- typed cassette bodies
+
+const groqCassette = `version: 1
+interactions:
+- request:
+    method: POST
+    uri: https://api.groq.com/openai/v1/chat/completions
+    headers:
+      content-type:
+      - application/json
+    body:
+      type: json
+      content:
+        messages:
+        - content: What is the weather in San Francisco today?
+          role: user
+        model: compound-beta
+        stream: true
+  response:
+    status: 200
+    headers:
+      content-type:
+      - text/event-stream
+    body:
+      type: text
+      content: |+
+        data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"groq/compound","choices":[{"index":0,"delta":{"executed_tools":[{"index":0,"type":"search","arguments":"{\\"query\\": \\"weather SF\\"}","search_results":{"results":[]}}]},"finish_reason":null}]}
+
+        data: {"id":"c2","object":"chat.completion.chunk","created":1,"model":"groq/compound","choices":[{"index":0,"delta":{"executed_tools":[{"index":0,"type":"search","arguments":"{\\"query\\": \\"weather SF\\"}","output":"Title: Weather\\n"}]},"finish_reason":null}]}
+
+        data: {"id":"c3","object":"chat.completion.chunk","created":1,"model":"groq/compound","choices":[{"index":0,"delta":{"content":"Cloudy."},"finish_reason":"stop"}]}
+
+        data: [DONE]
+
+  recorded_at: 2026-03-06T19:45:38.605778+00:00
+- request:
+    method: POST
+    uri: https://api.openai.com/v1/chat/completions
+    headers:
+      content-type:
+      - application/json
+    body:
+      type: json
+      content:
+        messages:
+        - content: weather?
+          role: user
+        model: gpt-4o
+        tools:
+        - function:
+            name: get_weather
+            parameters:
+              additionalProperties: false
+              properties:
+                city:
+                  type: string
+              required:
+              - city
+              type: object
+          type: function
+  response:
+    status: 200
+    headers:
+      content-type:
+      - application/json
+    body:
+      type: json
+      content:
+        choices:
+        - finish_reason: tool_calls
+          index: 0
+          message:
+            content: null
+            role: assistant
+            tool_calls:
+            - function:
+                arguments: '{"town": "Paris"}'
+                name: get_weather
+              id: call_1
+              type: function
+        id: chatcmpl-1
+        object: chat.completion
+  recorded_at: 2026-03-06T19:45:40.000000+00:00
+`;
+
+describe('real layouts (apis7): cassettes with typed bodies', () => {
+  it('`body: {type: json | text, content}` is read like a body: the stream and the JSON answer, the request tools applied', () => {
+    const { r, sessions, codes } = read(groqCassette, 'test_web_search.yaml');
+    assert.equal(r.format, 'http-cassette');
+    const calls = allCalls(sessions) as { name: string; id?: string }[];
+    assert.deepEqual(calls.map((c) => `${c.name} ${c.id}`), ['search undefined', 'get_weather call_1']);
+    assert.equal(sessions.flatMap((s) => s.results).length, 1);
+    // the JSON answer is checked against the tools the request declared, on the key as written
+    assert.ok(codes.includes('missing-key') && codes.includes('extra-key'), codes.join());
+    const missing = r.findings.find((f) => f.code === 'extra-key')!;
+    assert.equal(groqCassette.slice(missing.span.start, missing.span.end), '"town"');
+  });
+
+  it('a typed body of another kind (none, or text that is no JSON) brings nothing and breaks nothing', () => {
+    const text = groqCassette.replace(/ {4}body:\n {6}type: json\n {6}content:\n {8}messages:\n {8}- content: weather\?/, '    body:\n      type: none\n      x:\n        messages:\n        - content: weather?');
+    const { sessions, codes } = read(text, 'c.yaml');
+    assert.equal(allCalls(sessions).length, 2);
+    // that request is not read: its tools are not known, so the answer's call has no contract
+    assert.ok(codes.includes('no-contract') && !codes.includes('missing-key'), codes.join());
+  });
+});
