@@ -286,3 +286,32 @@ describe('real layouts (apis7): cassettes with typed bodies', () => {
     assert.ok(codes.includes('no-contract') && !codes.includes('missing-key'), codes.join());
   });
 });
+
+// ---- Assistants code interpreter steps
+
+describe('real layouts (apis7): Assistants code interpreter steps', () => {
+  const step = (status: string, input: string, outputs: unknown[]) => ({
+    id: 'step_1', object: 'thread.run.step', created_at: 10, run_id: 'run_1', thread_id: 'thread_1', type: 'tool_calls', status,
+    step_details: { type: 'tool_calls', tool_calls: [{ id: 'call_ci', type: 'code_interpreter', code_interpreter: { input, outputs } }] },
+  });
+
+  it('streamed: created with no code yet, completed with its code and logs: one call, paired with its outputs', () => {
+    const text = jsonl(
+      { event: 'thread.run.step.created', data: step('in_progress', '', []) },
+      { event: 'thread.run.step.completed', data: step('completed', 'print(6*7)', [{ type: 'logs', logs: '42\n' }]) },
+    );
+    const { r, sessions } = read(text, 'run.jsonl');
+    assert.equal(r.format, 'openai-assistants');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => [c.id, c.name, c.args]), [['call_ci', 'code_interpreter_call', 'print(6*7)']]);
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.payload]), [['call_ci', false, [{ type: 'logs', logs: '42\n' }]]]);
+  });
+
+  it('a failed step is a failed run; a file search (no input recorded) is no call', () => {
+    const failed = step('failed', 'open("/nope")', []);
+    (failed.step_details.tool_calls as unknown[]).push({ id: 'call_fs', type: 'file_search', file_search: { ranking_options: { ranker: 'auto', score_threshold: 0 }, results: [] } });
+    const { sessions } = read(J(failed), 'step.json');
+    assert.deepEqual(sessions[0].calls.map((c) => c.id), ['call_ci']);
+    assert.equal(sessions[0].results[0].transport.isError, true);
+  });
+});
