@@ -315,3 +315,37 @@ describe('real layouts (apis7): Assistants code interpreter steps', () => {
     assert.equal(sessions[0].results[0].transport.isError, true);
   });
 });
+
+// ---- ConverseStream: a server tool's result in a block of its own
+
+describe('real layouts (apis7): ConverseStream server tool results', () => {
+  const events = (result: unknown[], status = 'success') => [
+    { messageStart: { role: 'assistant', p: 'abc' } },
+    { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { name: 'nova_code_interpreter', toolUseId: 'tooluse_A', type: 'server_tool_use' } }, p: 'ab' } },
+    { contentBlockDelta: { contentBlockIndex: 0, delta: { toolUse: { input: '{"snippet":"1234 * 5678"}' } } } },
+    { contentBlockStop: { contentBlockIndex: 0 } },
+    { contentBlockStart: { contentBlockIndex: 1, start: { toolResult: { status, toolUseId: 'tooluse_A', type: 'nova_code_interpreter_result' } } } },
+    ...result.map((r) => ({ contentBlockDelta: { contentBlockIndex: 1, delta: { toolResult: [r] } } })),
+    { contentBlockStop: { contentBlockIndex: 1 } },
+    { contentBlockStart: { contentBlockIndex: 2, start: { toolUse: { name: 'final_result', toolUseId: 'tooluse_B', type: 'tool_use' } } } },
+    { contentBlockDelta: { contentBlockIndex: 2, delta: { toolUse: { input: '{"result":7006652.0}' } } } },
+    { contentBlockStop: { contentBlockIndex: 2 } },
+    { messageStop: { stopReason: 'tool_use' } },
+    { metadata: { metrics: { latencyMs: 1732 }, usage: { inputTokens: 1002, outputTokens: 59, totalTokens: 1061 } } },
+  ];
+
+  it('the result block answers the server tool call by its id, its lone json block the payload', () => {
+    const out = { stdOut: '7006652', stdErr: '', exitCode: 0, isError: false };
+    const { r, sessions } = read(jsonl(...events([{ json: out }])), 'converse-stream.jsonl');
+    assert.equal(r.format, 'bedrock-converse');
+    const [s] = sessions;
+    assert.deepEqual(s.calls.map((c) => `${c.name} ${c.id} t${c.turn}`), ['nova_code_interpreter tooluse_A t1', 'final_result tooluse_B t1']);
+    assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.payload]), [['tooluse_A', false, out]]);
+  });
+
+  it('a result in several deltas is their blocks together; status error is a failure', () => {
+    const { sessions } = read(J(events([{ text: 'Traceback' }, { text: ' (most recent call last)' }], 'error')), 'events.json');
+    assert.deepEqual(sessions[0].results.map((x) => [x.callId, x.transport.isError, x.payload]),
+      [['tooluse_A', true, [{ text: 'Traceback' }, { text: ' (most recent call last)' }]]]);
+  });
+});

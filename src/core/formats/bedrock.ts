@@ -9,7 +9,9 @@
 // - ConverseStream events, one decoded event per line or a JSON array: `messageStart`, `contentBlockStart
 //   {start: {toolUse: {toolUseId, name}}}`, `contentBlockDelta {delta: {toolUse: {input: '<fragment>'}}}` (the
 //   fragments are concatenated; a lone "" is a call without arguments, `{}`, not an encoding fault),
-//   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop). Also read: the
+//   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop); a server tool's
+//   result streams in a block of its own (`start: {toolResult: {toolUseId, status}}`, `delta: {toolResult: [{json}
+//   | {text}]}`), the result of that call once the block stops. Also read: the
 //   payload without its event key (`{contentBlockIndex, start}`, as some SDK logs print it) and `{event: {...}}`;
 // - a nock recording of bedrock-runtime calls (see nock.ts): each request body and response of the recording,
 //   in one session. Each body is read on its own and the bodies merged as one conversation, each echo (what a later
@@ -31,7 +33,7 @@
 // its events (nock.ts): ConverseStream events, or the Anthropic stream events of InvokeModelWithResponseStream.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import type { SessionBuilder } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
 import { readAnthropicMessage, readAnthropicTools } from './anthropic';
 import { lonePayload } from './lone-block';
 import { isNockRecording, nockExchanges } from './nock';
@@ -132,9 +134,20 @@ function isEventArray(v: unknown): v is unknown[] {
   return Array.isArray(v) && v.length > 0 && v.every((e) => eventOf(e) !== undefined) && v.some(isTellingEvent);
 }
 
-/** One stream's events: calls grow per message and content block index, a message's calls are one turn. */
+/** A server tool's result streamed as a block of its own (`start: {toolResult: {toolUseId, status}}`, then
+ *  `delta: {toolResult: [{json} | {text}]}`), until its block stops. */
+interface StreamedResult {
+  id?: string;
+  status?: string;
+  at: NodeRef;
+  deltas: Located<unknown[]>[];
+}
+
+/** One stream's events: calls grow per message and content block index, a message's calls are one turn; a server
+ *  tool's result (Nova's code interpreter, web grounding) streams in a block of its own. */
 class ConverseStream extends EventStream {
   private message = 0;
+  private readonly results = new Map<string, StreamedResult>();
 
   event(doc: Doc, path: JsonPath, v: unknown): void {
     const e = eventOf(v);
@@ -147,7 +160,9 @@ class ConverseStream extends EventStream {
       case 'messageStop':
         this.endMessage();
         return;
-      case 'contentBlockStart':
+      case 'contentBlockStart': {
+        const start = isPlainObject(e.body.start) && isPlainObject(e.body.start.toolResult) ? e.body.start.toolResult : undefined;
+        if (start) this.results.set(key, { id: str(start.toolUseId), status: str(start.status), at: { doc, path: [...at, 'start', 'toolResult'] }, deltas: [] });
         if (use && typeof use.name === 'string') {
           const p = this.calls.start(key, ['name']);
           p.name = use.name;
@@ -155,7 +170,11 @@ class ConverseStream extends EventStream {
           p.nameAt = { doc, path: [...at, 'start', 'toolUse'] };
         }
         return;
+      }
       case 'contentBlockDelta': {
+        const delta = isPlainObject(e.body.delta) ? e.body.delta.toolResult : undefined;
+        const streamed = this.results.get(key);
+        if (streamed && Array.isArray(delta)) streamed.deltas.push({ doc, path: [...at, 'delta', 'toolResult'], value: delta });
         const p = this.calls.get(key);
         if (!p || !use) return;
         const argsAt = { doc, path: [...at, 'delta', 'toolUse', 'input'] };
@@ -165,6 +184,7 @@ class ConverseStream extends EventStream {
       }
       case 'contentBlockStop':
         this.calls.complete(key, () => this.turnNow());
+        this.endResult(key);
         return;
       default:
     }
@@ -178,7 +198,23 @@ class ConverseStream extends EventStream {
     return (this.turn ??= this.b.newTurn());
   }
 
+  /** A streamed result whose block ended (or whose message did): its one delta's content, or every delta's. */
+  private endResult(key: string): void {
+    const r = this.results.get(key);
+    if (!r) return;
+    this.results.delete(key);
+    const transport = r.status === undefined ? {} : { isError: r.status === 'error' };
+    const [first] = r.deltas;
+    if (r.deltas.length === 1) {
+      const payload = lonePayload(first.value, ['json', 'text']);
+      this.b.result({ at: first, callId: r.id, payload: payload.value, payloadPath: payload.path, transport });
+    } else {
+      this.b.result({ at: first ?? r.at, callId: r.id, payload: first ? r.deltas.flatMap((d) => d.value) : undefined, transport });
+    }
+  }
+
   private endMessage(): void {
+    for (const key of [...this.results.keys()]) this.endResult(key);
     for (const key of this.calls.keys()) this.calls.complete(key, () => this.turnNow());
     this.message += 1;
     this.turn = undefined;
