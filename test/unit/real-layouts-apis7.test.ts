@@ -349,3 +349,31 @@ describe('real layouts (apis7): ConverseStream server tool results', () => {
       [['tooluse_A', true, [{ text: 'Traceback' }, { text: ' (most recent call last)' }]]]);
   });
 });
+
+// ---- legacy function_call in chat chunks
+
+describe('real layouts (apis7): streamed legacy function_call', () => {
+  it('the name, then the argument fragments: one call, checked against the request\'s `functions`', () => {
+    const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-3.5-turbo-0613',
+      choices: [{ index: 0, delta, finish_reason: finish }] });
+    const request = { model: 'gpt-3.5-turbo-0613', messages: [{ role: 'user', content: 'weather in Boston?' }],
+      functions: [{ name: 'get_current_weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } }] };
+    const stream = [
+      chunk({ role: 'assistant', content: null, function_call: { name: 'get_current_weather', arguments: '' } }),
+      chunk({ function_call: { arguments: '{\n  "loc' } }),
+      chunk({ function_call: { arguments: 'ation": "Boston, MA"\n}' } }),
+      chunk({}, 'function_call'),
+    ];
+    const { r, sessions, codes } = read(jsonl(...stream), 'chunks.jsonl');
+    assert.equal(r.format, 'stream');
+    assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.args]), [['get_current_weather', { location: 'Boston, MA' }]]);
+    assert.deepEqual(codes, ['no-contract']);
+    // in a cassette with its request, the request's functions are its definitions
+    const sse = stream.map((c) => `data: ${J(c)}\n\n`).join('') + 'data: [DONE]\n\n';
+    const har = { log: { entries: [{ request: { method: 'POST', url: 'https://api.openai.com/v1/chat/completions', postData: { mimeType: 'application/json', text: J(request) } },
+      response: { status: 200, content: { mimeType: 'text/event-stream', text: sse } } }] } };
+    const h = read(J(har), 'session.har');
+    assert.deepEqual(allCalls(h.sessions).map((c) => c.name), ['get_current_weather']);
+    assert.deepEqual(h.codes, []);
+  });
+});

@@ -5,7 +5,8 @@
 //   non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
 //   overwrite the real one); arguments are the concatenated fragments.
 //   A provider that resends the call (the whole arguments again, a final chunk repeating the calls, arguments so
-//   far resent with more) is read once; a new id under an index already used is another call. Groq's
+//   far resent with more) is read once; a new id under an index already used is another call. The legacy
+//   `delta.function_call` (name, then argument fragments) is the message's one call. Groq's
 //   `delta.executed_tools` (server-side tools, sent with their arguments and again with their output) are calls
 //   with their results (openai-chat.ts `ExecutedTools`).
 // - OpenAI Responses streaming events (`response.output_item.added/done`, `response.function_call_arguments.*`,
@@ -335,6 +336,18 @@ export class StreamAssembler {
           // servers that send the arguments as an object (not the format's string) send them whole
           else if (fn && isPlainObject(fn.arguments)) p.whole ??= { value: fn.arguments, at: { doc, path: [...tcPath, 'function', 'arguments'] }, expect: 'string' };
         });
+      }
+      // the legacy `function_call` (one call per message, before `tool_calls`): its name, then its arguments' fragments
+      const legacy = isPlainObject(delta) ? delta.function_call : undefined;
+      if (isPlainObject(legacy)) {
+        const key = `${prefix}function_call`;
+        const p = this.pending(key, ['name']);
+        const fcPath = [...choicesPath, ci, deltaKey, 'function_call'];
+        if (typeof legacy.name === 'string' && legacy.name !== '' && p.name === undefined) {
+          p.name = legacy.name;
+          p.nameAt = { doc, path: fcPath };
+        }
+        if (typeof legacy.arguments === 'string') this.calls.fragment(p, legacy.arguments, { doc, path: [...fcPath, 'arguments'] });
       }
       // DashScope sends the text "null" until the last chunk
       if (typeof c.finish_reason === 'string' && c.finish_reason !== 'null') {
