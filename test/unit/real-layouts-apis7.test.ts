@@ -377,3 +377,18 @@ describe('real layouts (apis7): streamed legacy function_call', () => {
     assert.deepEqual(h.codes, []);
   });
 });
+
+// ---- Gemini grounding
+
+describe('real layouts (apis7): Gemini grounding is metadata, not calls', () => {
+  it('a grounded answer beside a function call: the call is read, the search queries are not calls', () => {
+    const text = J({ candidates: [{ content: { role: 'model', parts: [{ text: 'Spain won Euro 2024.' }, { functionCall: { name: 'save_fact', args: { fact: 'Spain' } } }] },
+      finishReason: 'STOP', groundingMetadata: { webSearchQueries: ['UEFA Euro 2024 winner'], searchEntryPoint: { renderedContent: '<div></div>' },
+        groundingChunks: [{ web: { uri: 'https://example.com', title: 'uefa.com' } }],
+        groundingSupports: [{ segment: { startIndex: 0, endIndex: 20, text: 'Spain won Euro 2024.' }, groundingChunkIndices: [0] }] } }],
+      usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }, modelVersion: 'gemini-2.5-flash' });
+    const { r, sessions } = read(text);
+    assert.equal(r.format, 'gemini');
+    assert.deepEqual(allCalls(sessions).map((c) => c.name), ['save_fact']);
+  });
+});

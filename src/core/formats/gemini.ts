@@ -26,6 +26,10 @@
 //   other than `OUTCOME_OK` (`OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`)
 //   is an honest failure. A request's `{codeExecution: {}}` tool declares it without a schema (the input is the
 //   platform's).
+// - Grounding (the `googleSearch`, `urlContext`, `googleMaps` tools): not calls. The API keeps no part of the content
+//   for them, only the candidate's `groundingMetadata` (`webSearchQueries`, `groundingChunks`, `groundingSupports`)
+//   or `urlContextMetadata`, a summary of what the server looked up to ground its text, with no call, input or
+//   result of its own to check (unlike code execution, whose `executableCode` is a part).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
