@@ -392,3 +392,32 @@ describe('real layouts (apis7): Gemini grounding is metadata, not calls', () => 
     assert.deepEqual(allCalls(sessions).map((c) => c.name), ['save_fact']);
   });
 });
+
+// ---- Gemini Batch API inline results
+
+describe('real layouts (apis7): Gemini Batch API jobs with inline results', () => {
+  const answer = (city: string) => ({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city } } }] }, finishReason: 'STOP' }], modelVersion: 'gemini-2.5-flash' });
+
+  it('the operation (REST): each inlined response is a session of its own; an errored one brings none', () => {
+    const op = { name: 'batches/123', done: true,
+      metadata: { '@type': 'type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch', model: 'models/gemini-2.5-flash', state: 'BATCH_STATE_SUCCEEDED',
+        output: { inlinedResponses: { inlinedResponses: [
+          { response: answer('Paris'), metadata: { key: 'r1' } },
+          { error: { code: 3, message: 'invalid' }, metadata: { key: 'r2' } },
+          { response: answer('Rome'), metadata: { key: 'r3' } },
+        ] } } } };
+    const { r, sessions, codes } = read(J(op, null, 2), 'batch.json');
+    assert.equal(r.format, 'gemini');
+    assert.deepEqual(sessions.map((s) => s.calls.map((c) => (c.args as { city: string }).city)), [['Paris'], ['Rome']]);
+    assert.ok(!codes.includes('read-by-shape'), codes.join());
+  });
+
+  it('a Python SDK dump of the job (`dest.inlined_responses`, snake_case parts)', () => {
+    const job = { name: 'batches/456', state: 'JOB_STATE_SUCCEEDED', dest: { inlined_responses: [
+      { response: { candidates: [{ content: { role: 'model', parts: [{ function_call: { name: 'get_weather', args: { city: 'Oslo' } } }] }, finish_reason: 'STOP' }] } },
+    ] } };
+    const { r, sessions } = read(J(job), 'job.json');
+    assert.equal(r.format, 'gemini');
+    assert.deepEqual(allCalls(sessions).map((c) => c.name), ['get_weather']);
+  });
+});
