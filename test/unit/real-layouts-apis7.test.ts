@@ -421,3 +421,46 @@ describe('real layouts (apis7): Gemini Batch API jobs with inline results', () =
     assert.deepEqual(allCalls(sessions).map((c) => c.name), ['get_weather']);
   });
 });
+
+// ---- a request logged beside the events of its streamed answer
+
+describe('real layouts (apis7): {request, response: [events]}', () => {
+  const weather = { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } };
+
+  it('Chat: the request\'s tools apply to the call the chunks stream (one session); its history is read once', () => {
+    const request = { model: 'gpt-4o', stream: true, tools: [{ type: 'function', function: weather }], messages: [
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'get_weather', arguments: J({ city: 'Paris' }) } }] },
+      { role: 'tool', tool_call_id: 'call_0', content: 'sunny' },
+    ] };
+    const chunk = (delta: unknown, finish: string | null = null) => ({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const response = [
+      chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"town":"Oslo"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ];
+    const { r, sessions, codes } = read(jsonl({ request, response }), 'proxy.jsonl');
+    assert.equal(r.format, 'stream');
+    assert.equal(sessions.length, 1);
+    assert.deepEqual(sessions[0].calls.map((c) => `${c.id} t${c.turn}`), ['call_0 t1', 'call_1 t2']);
+    assert.deepEqual(sessions[0].results.map((x) => x.callId), ['call_0']);
+    assert.deepEqual(codes.filter((c) => c !== 'orphan-call'), ['extra-key', 'missing-key']);
+  });
+
+  it('Anthropic: a Messages request and its event stream', () => {
+    const request = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'weather?' }],
+      tools: [{ name: 'get_weather', input_schema: weather.parameters }] };
+    const response = [
+      { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 1, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"town": "Oslo"}' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 5 } },
+      { type: 'message_stop' },
+    ];
+    const { sessions, codes } = read(J({ request, response }, null, 2), 'exchange.json');
+    assert.equal(sessions.length, 1);
+    assert.deepEqual(sessions[0].calls.map((c) => c.id), ['toolu_1']);
+    assert.deepEqual(codes.filter((c) => c !== 'orphan-call'), ['extra-key', 'missing-key']);
+  });
+});

@@ -170,7 +170,7 @@ function readChoices(b: SessionBuilder, doc: Doc, base: JsonPath, choices: unkno
 }
 
 /** A request, a transcript, a response, or a log of the request and its response. */
-function readChatDocument(b: SessionBuilder, doc: Doc): void {
+export function readChatDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
   if (isPlainObject(v)) {
     readChatTools(b, doc, ['tools'], v.tools);

@@ -33,8 +33,9 @@ import { singleSession } from './adapter';
 import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
 import { ItemLifecycle } from './item-lifecycle';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
-import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
-import { ExecutedTools } from './openai-chat';
+import { isAnthropicRequest, isCallBlock, isResultBlock, readAnthropicDocument, readAnthropicResult } from './anthropic';
+import { ExecutedTools, isChatRequest, readChatDocument } from './openai-chat';
+import { exchangeParts, isExchange } from './exchange';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, markCallsElsewhere, str, type Obj, keyText } from './util';
 
@@ -496,16 +497,46 @@ export class StreamAssembler {
   }
 }
 
+function isEventList(v: unknown): v is Obj[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+}
+
+interface RequestReader {
+  /** The request half, and the answer half: events of the stream that answers such a request. */
+  isRequest: (v: unknown) => boolean;
+  isAnswer: (v: unknown) => boolean;
+  read: (b: SessionBuilder, doc: Doc) => void;
+}
+
+/** Requests a streamed answer is logged beside: a Chat request for chunks, a Messages request for Anthropic events. */
+const REQUEST_READERS: readonly RequestReader[] = [
+  { isRequest: isChatRequest, isAnswer: (v) => isEventList(v) && v.some(isChatChunk), read: readChatDocument },
+  { isRequest: isAnthropicRequest, isAnswer: (v) => isEventList(v) && v.some(isAnthropicEvent), read: readAnthropicDocument },
+];
+
+/** A logger's record of a request and the events of its streamed answer (`{request, response: [chunk, ...]}`,
+ *  exchange.ts): one conversation, the request's tools applying to the streamed calls. */
+function streamExchange(v: unknown): RequestReader | undefined {
+  return isPlainObject(v) ? REQUEST_READERS.find((r) => isExchange(v, r.isRequest, r.isAnswer)) : undefined;
+}
+
 export const stream: FormatAdapter = {
   id: 'stream',
   document: {
     claims(v) {
-      return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+      return isEventList(v) || streamExchange(v) !== undefined;
     },
     read(doc, emit) {
+      const exchange = streamExchange(doc.value);
       singleSession((b) => {
         const a = new StreamAssembler(b);
-        (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
+        if (exchange) {
+          const [request, response] = exchangeParts(doc, exchange.isRequest, exchange.isAnswer);
+          exchange.read(b, request);
+          (response.value as Obj[]).forEach((e, i) => a.event(response, [i], e));
+        } else {
+          (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
+        }
         a.flush();
       }, emit);
     },
