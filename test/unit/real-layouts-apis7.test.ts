@@ -307,6 +307,29 @@ describe('real layouts (apis7): Assistants code interpreter steps', () => {
     assert.deepEqual(s.results.map((x) => [x.callId, x.transport.isError, x.payload]), [['call_ci', false, [{ type: 'logs', logs: '42\n' }]]]);
   });
 
+  it('a streamed run: the run\'s events carry its tools (read once), the step\'s call is checked against them', () => {
+    const run = (status: string) => ({ id: 'run_1', object: 'thread.run', status,
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }, { type: 'code_interpreter' }] });
+    const fnStep = (status: string, output: string | null) => ({ id: 'step_2', object: 'thread.run.step', created_at: 20, run_id: 'run_1', type: 'tool_calls', status,
+      step_details: { type: 'tool_calls', tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: J({ town: 'Paris' }), output } }] } });
+    const text = jsonl(
+      { event: 'thread.run.created', data: run('queued') },
+      { event: 'thread.run.in_progress', data: run('in_progress') },
+      { event: 'thread.run.step.created', data: { ...fnStep('in_progress', null), step_details: { type: 'tool_calls', tool_calls: [] } } },
+      { event: 'thread.run.requires_action', data: run('requires_action') },
+      { event: 'thread.run.step.completed', data: fnStep('completed', 'sunny') },
+      { event: 'thread.run.step.completed', data: { ...step('completed', 'print(1)', [{ type: 'logs', logs: '1\n' }]), id: 'step_3', created_at: 30 } },
+      { event: 'thread.run.completed', data: run('completed') },
+    );
+    const { r, sessions, codes } = read(text, 'run-stream.jsonl');
+    assert.equal(r.format, 'openai-assistants');
+    // the code interpreter the run enables is declared: its call is no unknown tool
+    assert.deepEqual(sessions[0].tools.map((t) => t.name), ['get_weather', 'code_interpreter_call']);
+    assert.deepEqual(sessions[0].calls.map((c) => c.name), ['get_weather', 'code_interpreter_call']);
+    assert.deepEqual(sessions[0].results.map((x) => x.callId), ['call_w', 'call_ci']);
+    assert.deepEqual(codes, ['extra-key', 'missing-key']);
+  });
+
   it('a failed step is a failed run; a file search (no input recorded) is no call', () => {
     const failed = step('failed', 'open("/nope")', []);
     (failed.step_details.tool_calls as unknown[]).push({ id: 'call_fs', type: 'file_search', file_search: { ranking_options: { ranker: 'auto', score_threshold: 0 }, results: [] } });

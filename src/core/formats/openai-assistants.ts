@@ -7,7 +7,8 @@
 // reader names it), its input the code as written, its `outputs` its result once the step finished (a `failed`
 // step's a failure); a file search records no input and is not read. A step `failed` or `expired` with no output
 // got none. A stream sends a step when it is
-// created and again when it completes: a call met again is read once, and its output when it first has one.
+// created and again when it completes: a call met again is read once, and its output when it first has one; the
+// run's own events (`thread.run.created`, ...) carry its `tools`, the definitions of its calls.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -15,6 +16,7 @@ import { ItemLifecycle } from './item-lifecycle';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, str, type Obj } from './util';
 import { HOSTED_CALLS } from './openai-responses';
+import { readChatTools } from './openai-chat';
 
 const CODE_INTERPRETER = HOSTED_CALLS.get('code_interpreter_call')!.name;
 
@@ -66,6 +68,13 @@ function readStep(b: SessionBuilder, doc: Doc, path: JsonPath, step: Obj & { ste
   });
 }
 
+/** A streamed run's own events (`thread.run.created`, `...requires_action`, ...): the run, whose `tools` (Chat's
+ *  layout) are the definitions of the calls its steps make. */
+function runOf(v: unknown): Obj | undefined {
+  const isRun = (r: unknown): r is Obj => isPlainObject(r) && r.object === 'thread.run';
+  return isPlainObject(v) && typeof v.event === 'string' && v.event.startsWith('thread.run.') && isRun(v.data) ? v.data : undefined;
+}
+
 export const openaiAssistants: FormatAdapter = {
   id: 'openai-assistants',
   document: {
@@ -79,10 +88,25 @@ export const openaiAssistants: FormatAdapter = {
   },
   lines: {
     claims: (v) => isRunStep(v) || (isPlainObject(v) && typeof v.event === 'string' && v.event.startsWith('thread.run.step.') && isRunStep(v.data)),
+    accepts: (v) => runOf(v) !== undefined,
     open({ builder }) {
       const items = new ItemLifecycle();
+      // every event of a run repeats its tools: they are read once per run
+      const runsRead = new Set<string>();
       return {
         read(doc) {
+          const run = runOf(doc.value);
+          if (run) {
+            const id = str(run.id) ?? '';
+            if (!runsRead.has(id) && Array.isArray(run.tools) && run.tools.length > 0) {
+              runsRead.add(id);
+              readChatTools(builder, doc, ['data', 'tools'], run.tools);
+              // the hosted code interpreter it enables, without a schema (its input is the platform's)
+              const hosted = run.tools.findIndex((t) => isPlainObject(t) && t.type === 'code_interpreter');
+              if (hosted >= 0) builder.tool(CODE_INTERPRETER, undefined, { doc, path: ['data', 'tools', hosted] });
+            }
+            return;
+          }
           for (const { step, path } of stepsOf(doc.value) ?? []) readStep(builder, doc, path, step, items);
         },
       };
