@@ -25,8 +25,10 @@ describe('openai-assistants reader', () => {
     const { r, sessions, codes } = read(J(page), 'steps.json');
     assert.equal(r.format, 'openai-assistants');
     const s = sessions[0];
-    assert.deepEqual(s.calls.map((c) => [c.id, c.turn]), [['call_1', 1], ['call_2', 2]], 'code interpreter runs on the server: not a call');
-    assert.deepEqual(s.results.map((x) => [x.callId, x.payload]), [['call_1', '18C'], ['call_2', '12:00']]);
+    // the code interpreter ran on the server: a call of the hosted tool with its code, answered by its outputs
+    assert.deepEqual(s.calls.map((c) => [c.id, c.name, c.turn]), [['call_1', 'get_weather', 1], ['call_2', 'get_time', 2], ['ci_1', 'code_interpreter_call', 2]]);
+    assert.equal(s.calls[2].encoding, 'freeform');
+    assert.deepEqual(s.results.map((x) => [x.callId, x.payload]), [['call_1', '18C'], ['call_2', '12:00'], ['ci_1', []]]);
     assert.ok(!codes.includes('orphan-call') && !codes.includes('orphan-result'), codes.join());
   });
 

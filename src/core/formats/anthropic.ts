@@ -164,12 +164,12 @@ function messagesOf(v: unknown): unknown[] | undefined {
 }
 
 /** A request body: `messages` that are all Anthropic messages. */
-function isRequest(v: unknown): boolean {
+export function isAnthropicRequest(v: unknown): boolean {
   return isPlainObject(v) && Array.isArray(v.messages) && v.messages.length > 0 && v.messages.every(isAnthropicMessage) && !isClineHistory(v);
 }
 
 /** A response, or a request or transcript. */
-function readAnthropicDocument(b: SessionBuilder, doc: Doc): void {
+export function readAnthropicDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
   if (isResponse(v)) {
     const before = b.session.results.length;
@@ -190,7 +190,7 @@ export const anthropic: FormatAdapter = {
   id: 'anthropic',
   document: {
     claims(v) {
-      if (isResponse(v) || isExchange(v, isRequest, isResponse)) return true;
+      if (isResponse(v) || isExchange(v, isAnthropicRequest, isResponse)) return true;
       const list = messagesOf(v);
       if (!list || list.length === 0 || !list.every(isAnthropicMessage) || isClineHistory(v)) return false;
       const tools = isPlainObject(v) ? v.tools : undefined;
@@ -199,7 +199,7 @@ export const anthropic: FormatAdapter = {
     },
     read(doc, emit) {
       singleSession((b) => {
-        for (const part of exchangeParts(doc, isRequest, isResponse)) readAnthropicDocument(b, part);
+        for (const part of exchangeParts(doc, isAnthropicRequest, isResponse)) readAnthropicDocument(b, part);
       }, emit);
     },
   },

@@ -9,7 +9,9 @@
 // - ConverseStream events, one decoded event per line or a JSON array: `messageStart`, `contentBlockStart
 //   {start: {toolUse: {toolUseId, name}}}`, `contentBlockDelta {delta: {toolUse: {input: '<fragment>'}}}` (the
 //   fragments are concatenated; a lone "" is a call without arguments, `{}`, not an encoding fault),
-//   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop). Also read: the
+//   `contentBlockStop`, `messageStop {stopReason}`, `metadata` (before or after messageStop); a server tool's
+//   result streams in a block of its own (`start: {toolResult: {toolUseId, status}}`, `delta: {toolResult: [{json}
+//   | {text}]}`), the result of that call once the block stops. Also read: the
 //   payload without its event key (`{contentBlockIndex, start}`, as some SDK logs print it) and `{event: {...}}`;
 // - a nock recording of bedrock-runtime calls (see nock.ts): each request body and response of the recording,
 //   in one session. Each body is read on its own and the bodies merged as one conversation, each echo (what a later
@@ -19,12 +21,19 @@
 //   modelOutput}` (or `error` instead of the output), the request and its answer in any of the shapes above: one
 //   conversation, so the tools the input declares apply to the calls of the output; so is a record
 //   `{request, response}` of a Converse request and its response (exchange.ts).
+// - a model invocation log record (Bedrock's model invocation logging, to CloudWatch Logs or S3, one JSON record
+//   per line or pretty-printed): `{schemaType: 'ModelInvocationLog', operation, modelId, input: {inputBodyJson},
+//   output: {outputBodyJson}, errorCode?}`, the body the model got and the one it gave back (a Converse request
+//   and response; for ConverseStream the response whole or its events; an Anthropic InvokeModel body and reply, or
+//   the reply's stream events), either body also as JSON text; a body too large for the record is only named
+//   (`inputBodyS3Path`, `outputBodyS3Path`), so that half is not read. One conversation per record, like a batch
+//   record: the tools of the input apply to the calls of the output.
 // - a bare list of Converse messages (Strands Agents' `agent.messages`), read as a request's messages.
 // A `toolResult` status 'error' is the result's `isError`. A binary event-stream body nock kept as hex is read as
 // its events (nock.ts): ConverseStream events, or the Anthropic stream events of InvokeModelWithResponseStream.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
-import type { SessionBuilder } from './builder';
+import type { NodeRef, SessionBuilder } from './builder';
 import { readAnthropicMessage, readAnthropicTools } from './anthropic';
 import { lonePayload } from './lone-block';
 import { isNockRecording, nockExchanges } from './nock';
@@ -33,7 +42,7 @@ import { EventStream, StreamAssembler, isAnthropicEvent } from './stream';
 import { exchangeParts, isExchange } from './exchange';
 import type { Session } from '../model';
 import type { Doc, JsonPath } from '../parse/doc';
-import { isPlainObject, jsonValue, str, type Located, type Obj } from './util';
+import { isPlainObject, jsonIn, jsonValue, str, type Located, type Obj } from './util';
 
 const BLOCK_KEYS = new Set(['text', 'image', 'document', 'video', 'toolUse', 'toolResult', 'guardContent', 'cachePoint',
   'reasoningContent', 'citationsContent', 'searchResult']);
@@ -125,9 +134,20 @@ function isEventArray(v: unknown): v is unknown[] {
   return Array.isArray(v) && v.length > 0 && v.every((e) => eventOf(e) !== undefined) && v.some(isTellingEvent);
 }
 
-/** One stream's events: calls grow per message and content block index, a message's calls are one turn. */
+/** A server tool's result streamed as a block of its own (`start: {toolResult: {toolUseId, status}}`, then
+ *  `delta: {toolResult: [{json} | {text}]}`), until its block stops. */
+interface StreamedResult {
+  id?: string;
+  status?: string;
+  at: NodeRef;
+  deltas: Located<unknown[]>[];
+}
+
+/** One stream's events: calls grow per message and content block index, a message's calls are one turn; a server
+ *  tool's result (Nova's code interpreter, web grounding) streams in a block of its own. */
 class ConverseStream extends EventStream {
   private message = 0;
+  private readonly results = new Map<string, StreamedResult>();
 
   event(doc: Doc, path: JsonPath, v: unknown): void {
     const e = eventOf(v);
@@ -140,7 +160,9 @@ class ConverseStream extends EventStream {
       case 'messageStop':
         this.endMessage();
         return;
-      case 'contentBlockStart':
+      case 'contentBlockStart': {
+        const start = isPlainObject(e.body.start) && isPlainObject(e.body.start.toolResult) ? e.body.start.toolResult : undefined;
+        if (start) this.results.set(key, { id: str(start.toolUseId), status: str(start.status), at: { doc, path: [...at, 'start', 'toolResult'] }, deltas: [] });
         if (use && typeof use.name === 'string') {
           const p = this.calls.start(key, ['name']);
           p.name = use.name;
@@ -148,7 +170,11 @@ class ConverseStream extends EventStream {
           p.nameAt = { doc, path: [...at, 'start', 'toolUse'] };
         }
         return;
+      }
       case 'contentBlockDelta': {
+        const delta = isPlainObject(e.body.delta) ? e.body.delta.toolResult : undefined;
+        const streamed = this.results.get(key);
+        if (streamed && Array.isArray(delta)) streamed.deltas.push({ doc, path: [...at, 'delta', 'toolResult'], value: delta });
         const p = this.calls.get(key);
         if (!p || !use) return;
         const argsAt = { doc, path: [...at, 'delta', 'toolUse', 'input'] };
@@ -158,6 +184,7 @@ class ConverseStream extends EventStream {
       }
       case 'contentBlockStop':
         this.calls.complete(key, () => this.turnNow());
+        this.endResult(key);
         return;
       default:
     }
@@ -171,7 +198,23 @@ class ConverseStream extends EventStream {
     return (this.turn ??= this.b.newTurn());
   }
 
+  /** A streamed result whose block ended (or whose message did): its one delta's content, or every delta's. */
+  private endResult(key: string): void {
+    const r = this.results.get(key);
+    if (!r) return;
+    this.results.delete(key);
+    const transport = r.status === undefined ? {} : { isError: r.status === 'error' };
+    const [first] = r.deltas;
+    if (r.deltas.length === 1) {
+      const payload = lonePayload(first.value, ['json', 'text']);
+      this.b.result({ at: first, callId: r.id, payload: payload.value, payloadPath: payload.path, transport });
+    } else {
+      this.b.result({ at: first ?? r.at, callId: r.id, payload: first ? r.deltas.flatMap((d) => d.value) : undefined, transport });
+    }
+  }
+
   private endMessage(): void {
+    for (const key of [...this.results.keys()]) this.endResult(key);
     for (const key of this.calls.keys()) this.calls.complete(key, () => this.turnNow());
     this.message += 1;
     this.turn = undefined;
@@ -294,6 +337,25 @@ function batchRecord(doc: Doc, v: Obj): Session {
   ]);
 }
 
+/** A model invocation log record whose input or output body is one this reader knows. */
+function isInvocationLog(v: unknown): v is Obj {
+  if (!isPlainObject(v) || v.schemaType !== 'ModelInvocationLog') return false;
+  const input = isPlainObject(v.input) ? jsonValue(v.input.inputBodyJson) : undefined;
+  const output = isPlainObject(v.output) ? jsonValue(v.output.outputBodyJson) : undefined;
+  return readable(input) || readable(output);
+}
+
+function invocationLog(doc: Doc, v: Obj): Session {
+  const body = (half: string, key: string): Located | undefined => {
+    const side = v[half];
+    return isPlainObject(side) && key in side ? jsonIn(doc, [half, key], side[key]) : undefined;
+  };
+  return conversation([
+    { part: body('input', 'inputBodyJson'), response: false },
+    { part: body('output', 'outputBodyJson'), response: true },
+  ]);
+}
+
 /** A Converse request and its response in one record (exchange.ts). */
 function isConverseExchange(v: unknown): boolean {
   return isExchange(v, isRequest, isResponse);
@@ -316,12 +378,13 @@ export const bedrock: FormatAdapter = {
   document: {
     claims(v) {
       return isConverseRequest(v) || isResponse(v) || isEventArray(v) || isBedrockRecording(v) || isBatchRecord(v) || isMessageList(v)
-        || isConverseExchange(v);
+        || isConverseExchange(v) || isInvocationLog(v);
     },
     read(doc, emit) {
       const v = doc.value;
       if (isNockRecording(v)) return emit(recording(doc));
       if (isBatchRecord(v)) return emit(batchRecord(doc, v));
+      if (isInvocationLog(v)) return emit(invocationLog(doc, v));
       if (isConverseExchange(v)) return emit(exchangeRecord(doc));
       singleSession((b) => {
         if (isRequest(v)) readRequest(b, doc, [], v);

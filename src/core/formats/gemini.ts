@@ -15,7 +15,9 @@
 //   numberValue | boolValue | nullValue, willContinue?}], willContinue: true}` add to it (a string value with
 //   `willContinue` continues in the next fragment of the same path), and `functionCall: {}` (or a fragment without
 //   `willContinue`, or `finishReason`) closes it. Assembled arguments point at the fragment that completed them.
-// - `{request, response}` pairs (batch prediction lines, recorders) are read as one conversation.
+// - `{request, response}` pairs (batch prediction lines, recorders) are read as one conversation; a Batch API job with
+//   inline results (`output.inlinedResponses.inlinedResponses[] {response | error, metadata}`, in the batch, its
+//   operation, or the Python SDK's `dest.inlined_responses`) is read result by result, a session each.
 // - Live API (`BidiGenerateContent`) message logs, one message per line: `setup.tools` declares, `toolCall.functionCalls`
 //   are calls (with ids), `toolResponse.functionResponses` answer them by id, `toolCallCancellation.ids` are calls
 //   the server dropped (a failure); `serverContent` and the other frames are the conversation around them.
@@ -26,6 +28,10 @@
 //   other than `OUTCOME_OK` (`OUTCOME_FAILED`, `OUTCOME_DEADLINE_EXCEEDED`)
 //   is an honest failure. A request's `{codeExecution: {}}` tool declares it without a schema (the input is the
 //   platform's).
+// - Grounding (the `googleSearch`, `urlContext`, `googleMaps` tools): not calls. The API keeps no part of the content
+//   for them, only the candidate's `groundingMetadata` (`webSearchQueries`, `groundingChunks`, `groundingSupports`)
+//   or `urlContextMetadata`, a summary of what the server looked up to ground its text, with no call, input or
+//   result of its own to check (unlike code execution, whose `executableCode` is a part).
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { NodeRef, SessionBuilder } from './builder';
@@ -591,15 +597,47 @@ function readLive(b: SessionBuilder, doc: Doc, v: Obj): boolean {
   return true;
 }
 
+/** A batch's inline results (Batch API `GenerateContentBatch.output.inlinedResponses.inlinedResponses[]`, each
+ *  `{response | error, metadata}`): where the batch is kept — itself, an operation's `metadata` or `response`, or a
+ *  Python SDK dump's `dest.inlined_responses` — with the path of the list. */
+function inlinedResponses(v: unknown): { list: unknown[]; path: JsonPath } | undefined {
+  if (!isPlainObject(v)) return undefined;
+  for (const [key, outputKey] of [[undefined, 'output'], ['metadata', 'output'], ['response', undefined], [undefined, 'dest']] as const) {
+    const holder = key === undefined ? v : v[key];
+    const out = isPlainObject(holder) && outputKey !== undefined ? holder[outputKey] : holder;
+    if (!isPlainObject(out)) continue;
+    const outer = keyOf(out, 'inlinedResponses');
+    const inner = outer !== undefined ? out[outer] : undefined;
+    const path: JsonPath = [...(key === undefined ? [] : [key]), ...(outputKey === undefined ? [] : [outputKey])];
+    // REST nests the list (`inlinedResponses.inlinedResponses`); the SDK's `dest.inlined_responses` is the list
+    if (Array.isArray(inner)) return { list: inner, path: [...path, outer!] };
+    const innerKey = isPlainObject(inner) ? keyOf(inner, 'inlinedResponses') : undefined;
+    if (innerKey !== undefined && Array.isArray((inner as Obj)[innerKey])) return { list: (inner as Obj)[innerKey] as unknown[], path: [...path, outer!, innerKey] };
+  }
+  return undefined;
+}
+
+function isInlinedBatch(v: unknown): boolean {
+  return inlinedResponses(v)?.list.some((r) => isPlainObject(r) && isResponse(r.response)) ?? false;
+}
+
 export const gemini: FormatAdapter = {
   id: 'gemini',
   document: {
     claims(v) {
       if (Array.isArray(v)) return v.length > 0 && v.every(isChunkLike) && v.some(isResponse);
-      return isResponse(v) || isRequest(v) || isPair(v);
+      return isResponse(v) || isRequest(v) || isPair(v) || isInlinedBatch(v);
     },
     read(doc, emit) {
       const v = doc.value;
+      const batch = isInlinedBatch(v) ? inlinedResponses(v) : undefined;
+      if (batch) {
+        // each result answers a request of its own: a session each
+        batch.list.forEach((r, i) => {
+          if (isPlainObject(r) && isResponse(r.response)) singleSession((b) => readResponse(b, doc, [...batch.path, i, 'response'], r.response as Obj), emit);
+        });
+        return;
+      }
       singleSession((b) => {
         if (Array.isArray(v)) {
           const s = new GeminiStream(b);

@@ -7,6 +7,12 @@
 // `tool_call_id`; the legacy `function` role (and a `tool` message without an id) names no id, only the tool:
 // it answers the earliest unanswered call of that name (by position when it names none). The format has no
 // error flag: a result's failure is only what its body says.
+// Groq's server-side tools (the compound systems' web search, code execution, website visits; `browser_search` of
+// the models that take it) are recorded on the assistant message as `executed_tools[] {index, type, arguments,
+// output?, search_results?, code_results?, browser_results?}`: each ran on Groq's servers, so it is a call (named
+// by its `type`, its arguments a JSON string) and its result (`output`, else the structured results); its tool is
+// the platform's: in a trace that declares tools it is declared by the record itself (no schema). A stream sends each in `delta.executed_tools`,
+// first with its arguments and then again, under the same `index`, with its output.
 import type { FormatAdapter } from './adapter';
 import { singleSession } from './adapter';
 import type { SessionBuilder } from './builder';
@@ -23,11 +29,60 @@ export function isChatMessage(v: unknown): v is Obj {
   return isPlainObject(v) && typeof v.role === 'string' && ROLES.has(v.role);
 }
 
+/** Where an executed tool's result is: its `output` text, else its structured results. */
+const EXECUTED_RESULTS = ['output', 'search_results', 'code_results', 'browser_results'] as const;
+
+function executedResult(tool: Obj): string | undefined {
+  return EXECUTED_RESULTS.find((k) => tool[k] !== undefined && tool[k] !== null);
+}
+
+/** Groq's executed tools, of one message or of one stream: each read once by its `index` (a stream repeats it
+ *  with its output), its result once it has one (a message holds only finished ones: `finished`). */
+export class ExecutedTools {
+  private readonly open = new Map<string, { call: number; answered: boolean }>();
+
+  constructor(private readonly b: SessionBuilder) {}
+
+  read(doc: Doc, path: JsonPath, list: unknown[], scope: string, turn: () => number, finished: boolean): void {
+    list.forEach((tool, i) => {
+      if (!isPlainObject(tool)) return;
+      const name = str(tool.type) ?? str(tool.name);
+      const key = `${scope}|${typeof tool.index === 'number' ? tool.index : i}`;
+      let seen = this.open.get(key);
+      const at = { doc, path: childPath(path, i) };
+      if (!seen) {
+        // a tool run without the arguments it ran with is not read (every such call would look alike)
+        if (name === undefined || (typeof tool.arguments !== 'string' && !isPlainObject(tool.arguments))) return;
+        // in a trace that declares tools of its own, the platform's is declared by its record (no schema), or it would
+        // be unknown there; elsewhere it has no contract, like any call
+        const tools = this.b.session.tools;
+        if (tools.length > 0 && !tools.some((t) => t.name === name)) this.b.tool(name, undefined, at);
+        const call = this.b.call({ name, at, namePath: [typeof tool.type === 'string' ? 'type' : 'name'], argsPath: ['arguments'], args: tool.arguments,
+          expect: 'string' }, turn());
+        seen = { call: call.index, answered: false };
+        this.open.set(key, seen);
+      }
+      const result = seen.answered ? undefined : executedResult(tool);
+      if (result === undefined || (!finished && result !== 'output')) return;
+      seen.answered = true;
+      this.b.result({ at, callIndex: seen.call, payload: tool[result], payloadPath: [result] });
+    });
+  }
+
+  /** A message (or a stream's choice) ended: its indexes are free again. */
+  forget(scope: string): void {
+    for (const key of [...this.open.keys()]) if (key.startsWith(`${scope}|`)) this.open.delete(key);
+  }
+}
+
 /** Read one chat message at `path` of `doc`. Shared by every document shape and by JSONL lines. */
 export function readChatMessage(b: SessionBuilder, doc: Doc, path: JsonPath, msg: Obj): void {
   const calls = Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
+  const executed = msg.role === 'assistant' && Array.isArray(msg.executed_tools) ? msg.executed_tools : undefined;
+  let serverTurn: number | undefined;
+  if (executed) new ExecutedTools(b).read(doc, childPath(path, 'executed_tools'), executed, '', () => (serverTurn ??= b.newTurn()), true);
   if (msg.role === 'assistant' && (calls.length > 0 || isPlainObject(msg.function_call))) {
-    const turn = b.newTurn();
+    const turn = serverTurn ?? b.newTurn();
     const messageText = textOf(msg.content);
     calls.forEach((tc, i) => {
       if (!isPlainObject(tc)) return;
@@ -115,7 +170,7 @@ function readChoices(b: SessionBuilder, doc: Doc, base: JsonPath, choices: unkno
 }
 
 /** A request, a transcript, a response, or a log of the request and its response. */
-function readChatDocument(b: SessionBuilder, doc: Doc): void {
+export function readChatDocument(b: SessionBuilder, doc: Doc): void {
   const v = doc.value;
   if (isPlainObject(v)) {
     // a dataset's `tools` column is often the JSON text of the list (Hugging Face `messages` datasets)

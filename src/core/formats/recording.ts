@@ -6,7 +6,8 @@
 //   body: {encoding, string}}, response: {status: {code}, body: {encoding, string}}}], recorded_with}` and VCR.py's
 //   JSON serializer `{interactions: [{request: {body (string or null), method, uri}, response: {body: {string},
 //   status: {code}}}], version}` (and its YAML, the default: parse/yaml.ts; a JSON body may be saved decoded as
-//   `parsed_body`); go-vcr's YAML `{interactions: [{request: {body, url}, response: {body, code}}]}` (string
+//   `parsed_body`, or, by the recorder pydantic-ai's newer cassettes come from, as `body: {type: json, content:
+//   <mapping>}` / `{type: text, content: <text>}`); go-vcr's YAML `{interactions: [{request: {body, url}, response: {body, code}}]}` (string
 //   bodies); JavaScript recorders that write the same camelCased (`httpInteractions`, a string
 //   `body`, `bodyEncoding`: a `base64` body is decoded like HAR's);
 // - nock recordings (nock.ts) of any provider (Bedrock's are read by the Bedrock reader).
@@ -75,13 +76,15 @@ function harExchanges(doc: Doc, v: Obj): RecordedExchange[] | undefined {
   });
 }
 
-/** A VCR body: `{string}` (Ruby VCR, VCR.py responses), Ruby VCR's `{base64_string}`, or a plain string (VCR.py
- *  requests, go-vcr; base64 when `bodyEncoding` says so). */
+/** A VCR body: `{string}` (Ruby VCR, VCR.py responses), Ruby VCR's `{base64_string}`, a typed body `{type: 'json'
+ *  | 'text', content}` (the JSON decoded, or the text: an SSE stream), or a plain string (VCR.py requests, go-vcr;
+ *  base64 when `bodyEncoding` says so). */
 function vcrBody(doc: Doc, path: JsonPath, b: unknown, encoding: unknown): RecordedBody | undefined {
   if (encoding === 'base64') return encodedBody(doc, path, b);
   if (typeof b === 'string') return body(doc, path, b);
   if (isPlainObject(b) && typeof b.string === 'string') return body(doc, [...path, 'string'], b.string);
   if (isPlainObject(b) && typeof b.base64_string === 'string') return encodedBody(doc, [...path, 'base64_string'], b.base64_string);
+  if (isPlainObject(b) && (b.type === 'json' || (b.type === 'text' && typeof b.content === 'string'))) return body(doc, [...path, 'content'], b.content);
   return undefined;
 }
 

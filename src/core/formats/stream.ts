@@ -5,7 +5,10 @@
 //   non-empty `id` and `name` win (an empty-string `id` in a later chunk does not
 //   overwrite the real one); arguments are the concatenated fragments.
 //   A provider that resends the call (the whole arguments again, a final chunk repeating the calls, arguments so
-//   far resent with more) is read once; a new id under an index already used is another call.
+//   far resent with more) is read once; a new id under an index already used is another call. The legacy
+//   `delta.function_call` (name, then argument fragments) is the message's one call. Groq's
+//   `delta.executed_tools` (server-side tools, sent with their arguments and again with their output) are calls
+//   with their results (openai-chat.ts `ExecutedTools`).
 // - OpenAI Responses streaming events (`response.output_item.added/done`, `response.function_call_arguments.*`,
 //   `response.custom_tool_call_input.*`): every item (calls, hosted calls with their outcome, messages) is read
 //   from `output_item.done`, or from the final `response.completed`/`incomplete`/`failed` when no done event
@@ -30,7 +33,9 @@ import { singleSession } from './adapter';
 import type { ArgsExpectation, NodeRef, SessionBuilder } from './builder';
 import { ItemLifecycle } from './item-lifecycle';
 import { makesCall, readResponsesItem, readResponsesTools } from './openai-responses';
-import { isCallBlock, isResultBlock, readAnthropicResult } from './anthropic';
+import { isAnthropicRequest, isCallBlock, isResultBlock, readAnthropicDocument, readAnthropicResult } from './anthropic';
+import { ExecutedTools, isChatRequest, readChatDocument } from './openai-chat';
+import { exchangeParts, isExchange } from './exchange';
 import type { Doc, JsonPath } from '../parse/doc';
 import { isPlainObject, markCallsElsewhere, str, type Obj, keyText } from './util';
 
@@ -246,6 +251,8 @@ export class StreamAssembler {
   /** The first Anthropic server tool result read: a stream's results for calls it does not hold answer server
    *  tools called in an earlier response of the turn. */
   private serverResultsFrom?: number;
+  /** Groq's server-side tools, by choice and index (openai-chat.ts): made only when a chunk has one. */
+  private executed?: ExecutedTools;
 
   constructor(private readonly b: SessionBuilder) {
     this.calls = new PendingCalls(b);
@@ -294,7 +301,15 @@ export class StreamAssembler {
       const delta = c[deltaKey];
       const prefix = `${response}|${choice}|`;
       // a message starts: the calls of the one before are no longer repeated by this choice
-      if (isPlainObject(delta) && delta.role === 'assistant') for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
+      if (isPlainObject(delta) && delta.role === 'assistant') {
+        for (const k of [...this.doneChat.keys()]) if (k.startsWith(prefix)) this.doneChat.delete(k);
+        this.executed?.forget(String(choice));
+      }
+      // Groq's executed tools: keyed by the choice alone (a compound system's chunks each have an id of their own)
+      if (isPlainObject(delta) && Array.isArray(delta.executed_tools)) {
+        (this.executed ??= new ExecutedTools(this.b)).read(doc, [...choicesPath, ci, deltaKey, 'executed_tools'], delta.executed_tools, String(choice),
+          () => this.turnFor(`executed|${choice}`), false);
+      }
       if (isPlainObject(delta) && Array.isArray(delta.tool_calls)) {
         delta.tool_calls.forEach((tc, ti) => {
           if (!isPlainObject(tc)) return;
@@ -323,8 +338,21 @@ export class StreamAssembler {
           else if (fn && isPlainObject(fn.arguments)) p.whole ??= { value: fn.arguments, at: { doc, path: [...tcPath, 'function', 'arguments'] }, expect: 'string' };
         });
       }
+      // the legacy `function_call` (one call per message, before `tool_calls`): its name, then its arguments' fragments
+      const legacy = isPlainObject(delta) ? delta.function_call : undefined;
+      if (isPlainObject(legacy)) {
+        const key = `${prefix}function_call`;
+        const p = this.pending(key, ['name']);
+        const fcPath = [...choicesPath, ci, deltaKey, 'function_call'];
+        if (typeof legacy.name === 'string' && legacy.name !== '' && p.name === undefined) {
+          p.name = legacy.name;
+          p.nameAt = { doc, path: fcPath };
+        }
+        if (typeof legacy.arguments === 'string') this.calls.fragment(p, legacy.arguments, { doc, path: [...fcPath, 'arguments'] });
+      }
       // DashScope sends the text "null" until the last chunk
       if (typeof c.finish_reason === 'string' && c.finish_reason !== 'null') {
+        this.executed?.forget(String(choice));
         for (const key of this.calls.keys()) {
           if (!key.startsWith(prefix)) continue;
           this.doneChat.set(key, this.calls.get(key)?.id);
@@ -469,16 +497,46 @@ export class StreamAssembler {
   }
 }
 
+function isEventList(v: unknown): v is Obj[] {
+  return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+}
+
+interface RequestReader {
+  /** The request half, and the answer half: events of the stream that answers such a request. */
+  isRequest: (v: unknown) => boolean;
+  isAnswer: (v: unknown) => boolean;
+  read: (b: SessionBuilder, doc: Doc) => void;
+}
+
+/** Requests a streamed answer is logged beside: a Chat request for chunks, a Messages request for Anthropic events. */
+const REQUEST_READERS: readonly RequestReader[] = [
+  { isRequest: isChatRequest, isAnswer: (v) => isEventList(v) && v.some(isChatChunk), read: readChatDocument },
+  { isRequest: isAnthropicRequest, isAnswer: (v) => isEventList(v) && v.some(isAnthropicEvent), read: readAnthropicDocument },
+];
+
+/** A logger's record of a request and the events of its streamed answer (`{request, response: [chunk, ...]}`,
+ *  exchange.ts): one conversation, the request's tools applying to the streamed calls. */
+function streamExchange(v: unknown): RequestReader | undefined {
+  return isPlainObject(v) ? REQUEST_READERS.find((r) => isExchange(v, r.isRequest, r.isAnswer)) : undefined;
+}
+
 export const stream: FormatAdapter = {
   id: 'stream',
   document: {
     claims(v) {
-      return Array.isArray(v) && v.length > 0 && v.every(isStreamEvent);
+      return isEventList(v) || streamExchange(v) !== undefined;
     },
     read(doc, emit) {
+      const exchange = streamExchange(doc.value);
       singleSession((b) => {
         const a = new StreamAssembler(b);
-        (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
+        if (exchange) {
+          const [request, response] = exchangeParts(doc, exchange.isRequest, exchange.isAnswer);
+          exchange.read(b, request);
+          (response.value as Obj[]).forEach((e, i) => a.event(response, [i], e));
+        } else {
+          (doc.value as Obj[]).forEach((e, i) => a.event(doc, [i], e));
+        }
         a.flush();
       }, emit);
     },
