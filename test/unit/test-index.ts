@@ -43,6 +43,7 @@ export const FORMAT_TESTS: Record<string, string[]> = {
   openhands: ['corpus/openhands.ts', 'packs.test.ts', 'real-layouts-agents.test.ts'],
   'qwen-code': ['real-layouts-agents.test.ts'],
   'cursor-agent': ['real-layouts-agents.test.ts'],
+  acp: ['real-layouts-coding87.test.ts'],
   antigravity: ['real-layouts-coding5.test.ts'],
   continue: ['real-layouts-agents2.test.ts'],
   amp: ['real-layouts-agents2.test.ts'],
