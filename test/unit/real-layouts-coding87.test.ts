@@ -97,3 +97,33 @@ describe('ACP capture variants', () => {
     assert.deepEqual(sessions.flatMap((s) => s.calls.map((c) => c.name)), ['get_weather']);
   });
 });
+
+describe('Factory Droid `droid exec --output-format stream-json`', () => {
+  const sid = 'a1b2c3d4-0000-4000-8000-000000000001';
+  const ev = (o: object) => ({ ...o, timestamp: 1761000001000, session_id: sid });
+  const text = jsonl(
+    { type: 'system', subtype: 'init', cwd: '/w', session_id: sid, tools: ['Read', 'LS', 'Execute'], model: 'claude-sonnet-4-5' },
+    ev({ type: 'message', role: 'user', id: 'u1', text: 'list and read' }),
+    ev({ type: 'message', role: 'assistant', id: 'a1', text: 'Looking.' }),
+    ev({ type: 'tool_call', id: 'toolu_1', messageId: 'a1', toolId: 'LS', toolName: 'LS', parameters: { directory_path: '/w' } }),
+    ev({ type: 'tool_call', id: 'toolu_2', messageId: 'a1', toolId: 'Read', toolName: 'Read', parameters: { file_path: '/w/README.md' } }),
+    ev({ type: 'tool_result', id: 'toolu_1', messageId: 't1', toolId: 'LS', isError: false, value: 'README.md' }),
+    ev({ type: 'tool_result', messageId: 't2', toolId: 'Read', isError: false, value: '# hi' }),
+    ev({ type: 'tool_call', id: 'toolu_3', messageId: 'a2', toolId: 'Execute', toolName: 'Execute', parameters: { command: 'false' } }),
+    ev({ type: 'tool_result', id: 'toolu_3', messageId: 't3', toolId: 'Execute', isError: true, error: { type: 'tool_error', message: 'Exit code 1' } }),
+    ev({ type: 'completion', finalText: 'Done.', numTurns: 3, durationMs: 4200 }));
+
+  it('reads each tool_call as a call (its parameters, one turn per messageId) and pairs its tool_result', () => {
+    const { r, sessions, codes } = readTrace(text);
+    assert.equal(r.format, 'droid');
+    assert.equal(sessions.length, 1);
+    const s = sessions[0];
+    assert.equal(s.id, sid);
+    assert.deepEqual(s.calls.map((c) => [c.name, c.id, c.turn]), [['LS', 'toolu_1', 1], ['Read', 'toolu_2', 1], ['Execute', 'toolu_3', 2]]);
+    assert.deepEqual(s.calls[1].args, { file_path: '/w/README.md' });
+    // the second result names no id: the earliest unanswered call of its toolId
+    assert.deepEqual(s.results.map((x) => [x.callId ?? x.callIndex, x.transport.isError]), [['toolu_1', false], [1, false], ['toolu_3', true]]);
+    assert.deepEqual(s.results[2].payload, { type: 'tool_error', message: 'Exit code 1' });
+    assert.ok(!codes.some((c) => c.startsWith('orphan')), codes.join('\n'));
+  });
+});
