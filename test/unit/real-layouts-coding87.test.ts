@@ -81,6 +81,16 @@ describe('ACP capture variants', () => {
     assert.equal(s.results[0].transport.isError, false);
   });
 
+  it('names a Gemini CLI call by its call id (`<name>-<ms>`), not by its title, the description of what it does', () => {
+    const text = jsonl(
+      upd('g', { sessionUpdate: 'tool_call', toolCallId: 'read_file-1761000000123', status: 'in_progress', title: 'src/index.ts', content: [], locations: [{ path: 'src/index.ts' }], kind: 'read' }),
+      upd('g', { sessionUpdate: 'tool_call_update', toolCallId: 'read_file-1761000000123', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'x' } }] }),
+      upd('g', { sessionUpdate: 'tool_call', toolCallId: 'c7', status: 'in_progress', title: 'README.md', kind: 'read' }));
+    const { sessions } = readTrace(text);
+    assert.deepEqual(sessions[0].calls.map((c) => [c.name, c.id, c.encoding]), [['read_file', 'read_file-1761000000123', 'absent'], ['read', 'c7', 'absent']]);
+    assert.deepEqual(sessions[0].results.map((x) => [x.callId, x.transport.isError]), [['read_file-1761000000123', false]]);
+  });
+
   it('reads a `session/load` replay once, and keeps two sessions of one connection apart', () => {
     const call = (sid: string, id: string) => upd(sid, { sessionUpdate: 'tool_call', toolCallId: id, title: 'grep', kind: 'search', status: 'completed', rawInput: { q: id } });
     const text = jsonl(call('s1', 'g1'), call('s2', 'g2'), rpc('session/load', { sessionId: 's1', cwd: '/w', mcpServers: [] }, 9), call('s1', 'g1'));

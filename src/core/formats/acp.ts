@@ -14,7 +14,9 @@
 //   `failed` is an honest failure. A call whose first message is already terminal is call and result at once.
 // - ACP names no tool: `title` is for people ("Run `npm test`", or the tool's name as some agents write it). The
 //   name is the agent's own where its `_meta` states one (the Claude Code adapter's `_meta.claudeCode.toolName`),
-//   else a title that reads as a name, else the tool `kind` (`read`, `edit`, `execute`, ...), else the title.
+//   else the one Gemini CLI puts in its call ids (`<name>-<Date.now()>`: its titles are the invocation's
+//   description, a path or a command), else a title that reads as a name, else the tool `kind` (`read`, `edit`,
+//   `execute`, ...), else the title.
 // - Sessions are `params.sessionId`; a `session/prompt` request is the user's turn. `session/load` replays the
 //   history as updates with the ids already seen: read once.
 // - Other JSON-RPC lines of the connection (`initialize` with its numeric `protocolVersion`, `session/new`, the
@@ -28,7 +30,10 @@ import { isPlainObject, str, type Obj } from './util';
 const TOOL_UPDATES = new Set(['tool_call', 'tool_call_update']);
 const TERMINAL = new Set(['completed', 'failed']);
 const ACP_METHOD = /^(session|fs|terminal)\//;
-const NAME_LIKE = /^[\w.:/-]+$/;
+/** A title that reads as a tool's name (a path or a sentence does not). */
+const NAME_LIKE = /^[A-Za-z_][\w:-]*$/;
+/** Gemini CLI's (and its forks') call ids: `<tool name>-<Date.now()>`. */
+const NAMED_ID = /^([A-Za-z_][\w-]*?)-\d{13}$/;
 
 /** A tool call update (or the `toolCall` of a permission request): its id, at least. */
 function isToolUpdate(v: unknown): v is Obj & { toolCallId: string } {
@@ -71,6 +76,8 @@ function nameOf(u: Obj): { name: string; path: JsonPath } | undefined {
       if (isPlainObject(body) && typeof body.toolName === 'string') return { name: body.toolName, path: ['_meta', vendor, 'toolName'] };
     }
   }
+  const named = NAMED_ID.exec(u.toolCallId as string);
+  if (named) return { name: named[1], path: ['toolCallId'] };
   const title = str(u.title);
   if (title !== undefined && NAME_LIKE.test(title)) return { name: title, path: ['title'] };
   if (typeof u.kind === 'string') return { name: u.kind, path: ['kind'] };
