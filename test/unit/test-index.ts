@@ -30,7 +30,7 @@ export const CHECK_TESTS: Record<string, string[]> = {
 export const FORMAT_TESTS: Record<string, string[]> = {
   'claude-code': ['corpus/claude-code.ts', 'packs.test.ts'],
   entire: ['real-layouts-entire5.test.ts'],
-  droid: ['real-layouts-entire5.test.ts'],
+  droid: ['real-layouts-entire5.test.ts', 'real-layouts-coding87.test.ts'],
   codex: ['corpus/codex-cli.ts', 'responses-items.test.ts', 'real-layouts-agents.test.ts'],
   mcp: ['formats.test.ts', 'corpus/mcp.ts'],
   stream: ['formats.test.ts', 'text-shape.test.ts'],
@@ -43,6 +43,7 @@ export const FORMAT_TESTS: Record<string, string[]> = {
   openhands: ['corpus/openhands.ts', 'packs.test.ts', 'real-layouts-agents.test.ts'],
   'qwen-code': ['real-layouts-agents.test.ts'],
   'cursor-agent': ['real-layouts-agents.test.ts'],
+  acp: ['real-layouts-coding87.test.ts'],
   antigravity: ['real-layouts-coding5.test.ts'],
   continue: ['real-layouts-agents2.test.ts'],
   amp: ['real-layouts-agents2.test.ts'],

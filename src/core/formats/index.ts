@@ -12,6 +12,7 @@ import { entire } from './entire';
 import { droid } from './droid';
 import { httpCassetteAdapter } from './http-cassette';
 import { mcp } from './mcp';
+import { acp } from './acp';
 import { stream } from './stream';
 import { openinference } from './openinference';
 import { otel } from './otel';
@@ -78,6 +79,7 @@ export const ADAPTERS: readonly FormatAdapter[] = [
   entire, // Entire's compact transcripts (`{v, agent, cli_version, type, content}`): no other reader claims them
   droid, // `type: message` records wrapping an Anthropic `message`: before the Responses readers, which take `type: message` items
   codex,
+  acp, // Agent Client Protocol JSON-RPC: before MCP's reader, which takes any JSON-RPC line
   mcp,
   stream,
   httpCassette,
