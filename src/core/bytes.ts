@@ -7,7 +7,7 @@ import { readContainer } from './parse/container';
 import { partDoc, pieceOffset } from './parse/doc';
 import { DocumentSplitter, PartReplay, SplitError, SplitLimit, type Part, type PartRecipe } from './parse/split';
 import { TextStamp } from './parse/text-stamp';
-import { utf8Of, utf8Stream } from './parse/encoding';
+import { decodeText, utf8Stream } from './parse/encoding';
 
 export interface BytesResult extends FileResult {
   /** The text that was checked (and that finding spans refer to). */
@@ -17,10 +17,9 @@ export interface BytesResult extends FileResult {
 }
 
 export function checkBytes(bytes: Uint8Array, options: CheckOptions = {}): BytesResult {
-  bytes = utf8Of(bytes); // a UTF-16 file (PowerShell's `>`) is read as the text it holds
   const inner = readContainer(bytes);
   if (!inner) {
-    const text = new TextDecoder('utf-8').decode(bytes);
+    const text = decodeText(bytes); // UTF-8, or UTF-16 (PowerShell's `>`), as the text it holds
     return { ...checkText(text, options), text, container: false };
   }
   // an Inspect log's text is made, not a file; a zip's one trace file is read under its own name

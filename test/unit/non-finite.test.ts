@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { checkText } from '../../src/core';
-import { finiteJson, parseJsonOrPython } from '../../src/core/parse/non-finite';
+import { finiteJson, parseJsonOrPython, pythonJson } from '../../src/core/parse/non-finite';
 import { ROOT } from './helpers';
 
 describe("Python's non-finite numbers", () => {
@@ -20,14 +20,15 @@ describe("Python's non-finite numbers", () => {
     assert.equal(finiteJson('{"a": NaNx}'), undefined); // not the word
     assert.equal(finiteJson('{"a": 1}'), undefined);
     assert.throws(() => parseJsonOrPython('{"a": NaN'), SyntaxError); // still broken: JSON.parse's error
-    assert.deepEqual(parseJsonOrPython('[1]'), { value: [1], text: '[1]' });
+    assert.deepEqual(parseJsonOrPython('[1]'), [1]);
+    assert.equal(pythonJson('[1]'), undefined); // nothing to rewrite
   });
 
   it('any JSON value written the Python way reads as the value, its offsets kept (property)', () => {
-    const pythonJson = (v: unknown): string => {
+    const pythonDumps = (v: unknown): string => {
       if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : JSON.stringify(v);
-      if (Array.isArray(v)) return `[${v.map(pythonJson).join(', ')}]`;
-      if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pythonJson(x)}`).join(', ')}}`;
+      if (Array.isArray(v)) return `[${v.map(pythonDumps).join(', ')}]`;
+      if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${pythonDumps(x)}`).join(', ')}}`;
       return JSON.stringify(v);
     };
     const finiteOf = (v: unknown): unknown => (typeof v === 'number' && (Number.isNaN(v) || v === 0) ? 0 : Array.isArray(v) ? v.map(finiteOf) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, finiteOf(x)])) : v);
@@ -35,10 +36,11 @@ describe("Python's non-finite numbers", () => {
       v: fc.oneof({ depthSize: 'small' }, fc.double(), fc.constantFrom(NaN, Infinity, -Infinity), fc.string(), fc.constantFrom('NaN', 'Infinity', '"NaN"'), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 6 }), tie('v'), { maxKeys: 4 })),
     })).v;
     fc.assert(fc.property(value, (v) => {
-      const text = pythonJson(v);
-      const parsed = parseJsonOrPython(text);
+      const text = pythonDumps(v);
+      const parsed = pythonJson(text) ?? { value: JSON.parse(text), text };
       assert.equal(parsed.text.length, text.length);
       assert.deepEqual(parsed.value, finiteOf(v));
+      assert.deepEqual(parseJsonOrPython(text), finiteOf(v));
     }), { numRuns: 300 });
   });
 

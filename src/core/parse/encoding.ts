@@ -63,11 +63,6 @@ export class Utf8Transcoder {
     return this.decoder ? this.encoder.encode(this.decoder.decode()) : EMPTY;
   }
 
-  /** The encoding this stream was read as, once known. */
-  get encoding(): Utf16 | 'utf-8' | undefined {
-    return this.decided ? ((this.decoder?.encoding as Utf16 | undefined) ?? 'utf-8') : undefined;
-  }
-
   private decide(head: Uint8Array): void {
     this.decided = true;
     const utf16 = utf16Of(head);

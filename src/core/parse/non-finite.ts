@@ -49,18 +49,25 @@ function ends(text: string, at: number): boolean {
   return c === 44 || c === 93 || c === 125 || c === 32 || c === 9 || c === 10 || c === 13;
 }
 
-/** JSON.parse, taking Python's NaN and Infinity too; `text` is what the value's offsets refer to (the input, or
- *  its same-length rewrite). Throws JSON.parse's error for the input when neither parses. */
-export function parseJsonOrPython(input: string): { value: unknown; text: string } {
+/** The value of a text JSON.parse rejected, read with Python's NaN and Infinity rewritten (`text`: the same-length
+ *  rewrite its offsets refer to); undefined when the rewrite does not parse either, or changes nothing. */
+export function pythonJson(input: string): { value: unknown; text: string } | undefined {
+  const finite = finiteJson(input);
+  if (finite === undefined) return undefined;
   try {
-    return { value: JSON.parse(input), text: input };
+    return { value: JSON.parse(finite), text: finite };
+  } catch {
+    return undefined;
+  }
+}
+
+/** JSON.parse, taking Python's NaN and Infinity too. Throws JSON.parse's error for the input when neither parses. */
+export function parseJsonOrPython(input: string): unknown {
+  try {
+    return JSON.parse(input);
   } catch (e) {
-    const finite = finiteJson(input);
-    if (finite === undefined) throw e;
-    try {
-      return { value: JSON.parse(finite), text: finite };
-    } catch {
-      throw e;
-    }
+    const python = pythonJson(input);
+    if (python === undefined) throw e;
+    return python.value;
   }
 }

@@ -8,7 +8,7 @@ import { parseYaml, YAML_NAME } from './yaml';
 import { LOG_LINE } from './log-lines';
 import { valueSequence } from './sequence';
 import { keptPrefix } from './truncated';
-import { parseJsonOrPython } from './non-finite';
+import { parseJsonOrPython, pythonJson } from './non-finite';
 
 export { JSONL_NAME };
 
@@ -70,9 +70,10 @@ export type ParsedUnit = { ok: true; doc: Doc } | { ok: false; failure: ParseFai
 /** Parse one unit of JSON text at `base` in the file. */
 export function parseUnit(text: string, base: number): ParsedUnit {
   try {
-    const parsed = parseJsonOrPython(text); // Python's NaN / Infinity too (non-finite.ts)
-    return { ok: true, doc: topDoc(parsed.text, base, parsed.value) };
+    return { ok: true, doc: topDoc(text, base, JSON.parse(text)) };
   } catch (e) {
+    const python = pythonJson(text); // Python's NaN / Infinity (non-finite.ts), asked only once JSON.parse failed
+    if (python) return { ok: true, doc: topDoc(python.text, base, python.value) };
     const failure = e instanceof SyntaxError ? locateParseFailure(text, e.message) : { span: { start: 0, end: 1 }, message: String((e as Error).message) };
     return { ok: false, failure: { span: { start: base + failure.span.start, end: base + failure.span.end }, message: failure.message } };
   }
@@ -113,13 +114,20 @@ export const SSE_LINE = /^(data|event|id|retry):|^:/;
  *  line that is not blank is JSON on its own, a recorded SSE stream's `data:` line, or a line of a log that frames
  *  JSON messages (log-lines.ts). A walk of folders takes such files; other text is not looked at. */
 export function traceTextHead(head: string): boolean {
-  const from = head.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const m = /[^\s]/.exec(from ? head.slice(from) : head);
-  if (!m) return false;
-  const start = from + m.index;
-  const nl = head.indexOf('\n', start);
-  const first = head.slice(start, nl === -1 ? head.length : nl).replace(/\r$/, '');
+  const { first } = firstLine(head);
   return parsesAlone(first) || /^data: ?[{[]/.test(first) || LOG_LINE.test(first);
+}
+
+/** The first line of a text that is not blank (after a BOM), and where the line after it starts (-1: none). */
+function firstLine(text: string): { first: string; nl: number } {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl === -1 || text.slice(start, nl).trim() !== '') break;
+    start = nl + 1;
+  }
+  const nl = text.indexOf('\n', start);
+  return { first: text.slice(start, nl === -1 ? text.length : nl), nl };
 }
 
 /** Whether one line of text parses as JSON on its own. */
@@ -140,15 +148,7 @@ function parsesAlone(line: string): boolean {
  * more lines follow: a pretty-printed document, or JSONL whose first line is broken). Cheap: one line is parsed.
  */
 export function shapeFromHead(text: string, fileName?: string, complete = true): 'lines' | 'document' | undefined {
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  // the first non-blank line
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1 || text.slice(start, nl).trim() !== '') break;
-    start = nl + 1;
-  }
-  const nl = text.indexOf('\n', start);
-  const first = text.slice(start, nl === -1 ? text.length : nl);
+  const { first, nl } = firstLine(text);
   if (yamlText(first, fileName)) return 'document';
   if (SSE_LINE.test(first)) return 'lines';
   if (LOG_LINE.test(first)) return 'lines';
